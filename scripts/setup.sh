@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# One set-up command: a .venv with the CPU build of torch and everything the tests need.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+# torch first and pinned: the CPU wheel (a plain `torch` requirement would pull a multi-GB CUDA build).
+.venv/bin/python -m pip install -q "torch==2.13.0"
+.venv/bin/python -m pip install -q -e ".[dev]"
+echo "set-up done: activate with 'source .venv/bin/activate'"

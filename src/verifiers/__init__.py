@@ -1,0 +1,21 @@
+"""verifiers: verifiable rewards for RL fine-tuning of LLMs.
+
+Scorers live in submodules, imported on demand so ``import verifiers`` stays light::
+
+    from verifiers import gsm8k, math, mbpp
+    s = gsm8k.score("... #### 18", "18")
+"""
+
+from verifiers._score import STATUSES, Score, Status
+from verifiers.errors import ConfigError, DataError, SandboxError, VerifiersError
+
+__all__ = [
+    "STATUSES",
+    "ConfigError",
+    "DataError",
+    "SandboxError",
+    "Score",
+    "Status",
+    "VerifiersError",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,76 @@
+"""Reward presets and the checks every scorer ``Config`` runs on construction.
+
+Presets (weights over parts in [0, 1]; see ``verifiers._format_parts`` for what each format part means):
+
+- ``accuracy`` (default): 1.0 correctness.
+- ``book``: 0.75 correctness + 0.25 format, where the format part is 0.3 multi-line reasoning + 0.2 explicit
+  answer marker (so its maximum is 0.5 and the preset's maximum reward is 0.875, as specified).
+- ``grail``: GSM8K 0.6 correctness, 0.15 strict numeric-only answer, 0.1 thinking block, 0.1 answer block,
+  0.05 nothing trailing; MATH 0.7 correctness, 0.15 answer format, 0.1 thinking, 0.05 nothing trailing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from verifiers._extract import MARKERS
+from verifiers.errors import ConfigError
+
+# Hostile-input budgets.
+DEFAULT_TIMEOUT = 1.0  # seconds for the symbolic step of one verdict
+MAX_TIMEOUT = 600.0
+DEFAULT_MAX_CHARS = 100_000  # longer responses are cut to their last DEFAULT_MAX_CHARS characters
+
+PRESETS: Mapping[str, Mapping[str, Mapping[str, float]]] = MappingProxyType({
+    "gsm8k": MappingProxyType({
+        "accuracy": MappingProxyType({"correctness": 1.0}),
+        "book": MappingProxyType({"correctness": 0.75, "reasoning": 0.25 * 0.3, "marker": 0.25 * 0.2}),
+        "grail": MappingProxyType({"correctness": 0.6, "numeric_only": 0.15, "thinking": 0.1,
+                                   "answer_block": 0.1, "no_trailing": 0.05}),
+    }),
+    "math": MappingProxyType({
+        "accuracy": MappingProxyType({"correctness": 1.0}),
+        "book": MappingProxyType({"correctness": 0.75, "reasoning": 0.25 * 0.3, "marker": 0.25 * 0.2}),
+        "grail": MappingProxyType({"correctness": 0.7, "answer_format": 0.15, "thinking": 0.1,
+                                   "no_trailing": 0.05}),
+    }),
+})
+PRESET_NAMES = ("accuracy", "book", "grail")
+KNOWN_PARTS = ("correctness", "reasoning", "marker", "numeric_only", "thinking", "answer_block",
+               "no_trailing", "answer_format")
+
+
+def check_config(cfg: Any, task: str) -> tuple[tuple[str, float], ...]:
+    """Validate a scorer config and return its effective weights (preset, or ``cfg.weights`` if given).
+
+    Raises:
+        ConfigError: unknown preset/marker/mode/part, or a non-positive timeout or size budget.
+    """
+    if cfg.preset not in PRESETS[task]:
+        raise ConfigError(f"unknown preset {cfg.preset!r}; choose one of {', '.join(PRESET_NAMES)}")
+    if cfg.mode not in ("flexible", "strict"):
+        raise ConfigError(f"mode must be 'flexible' or 'strict', got {cfg.mode!r}")
+    if not cfg.markers:
+        raise ConfigError("markers is empty; enable at least one of " + ", ".join(MARKERS))
+    unknown = [m for m in cfg.markers if m not in MARKERS]
+    if unknown:
+        raise ConfigError(f"unknown answer marker(s) {unknown}; known markers: {', '.join(MARKERS)}")
+    if not (0 < float(cfg.timeout) <= MAX_TIMEOUT):
+        raise ConfigError(f"timeout must be in (0, {MAX_TIMEOUT}] seconds, got {cfg.timeout!r}")
+    if int(cfg.max_chars) < 16:
+        raise ConfigError(f"max_chars must be at least 16, got {cfg.max_chars!r}")
+    if not (0 <= float(cfg.rel_tol) < 1):
+        raise ConfigError(f"rel_tol must be in [0, 1), got {cfg.rel_tol!r}")
+    if cfg.weights is None:
+        return tuple(PRESETS[task][cfg.preset].items())
+    items = cfg.weights.items() if isinstance(cfg.weights, Mapping) else cfg.weights
+    try:
+        weights = tuple((str(k), float(v)) for k, v in items)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"weights must map part names to numbers, got {cfg.weights!r}") from e
+    bad = [k for k, _ in weights if k not in KNOWN_PARTS]
+    if bad:
+        raise ConfigError(f"unknown reward part(s) {bad}; known parts: {', '.join(KNOWN_PARTS)}")
+    return weights

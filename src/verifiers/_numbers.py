@@ -1,0 +1,186 @@
+"""Read a plain-text or light-LaTeX number (``1,450,000``, ``$18.00``, ``0.\\overline{3}``, ``2\\frac12``) exactly.
+
+Everything here is exact (``Fraction``) and bounded: regexes are linear, exponents are capped, so a
+hostile string cannot make these functions slow. Anything that is not clearly one number gives ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+# Bounds on hostile numbers: 10**MAX_EXPONENT is the largest power we build exactly.
+MAX_EXPONENT = 400
+MAX_DIGITS = 400
+
+# Wrappers that never change a number's value: money, bold, boxes, math-mode dollars, trailing period.
+_WRAPPERS = re.compile(
+    r"^(?:\\boxed\s*\{|\\fbox\s*\{|\\text\s*\{|\\textbf\s*\{|\\mathbf\s*\{|\\mathrm\s*\{)(.*)\}$", re.S)
+_UNIT_LATEX = re.compile(r"(?:\s|\\[,;:! ])*\\(?:text|mbox|mathrm)\s*\{[^{}]*\}\s*(?:\^\s*\{?[23]\}?)?$")
+_UNIT_WORDS = re.compile(r"\s*(?:/|per\s+)?\s*[a-zA-Z][a-zA-Z .'/-]*\s*(?:\^\s*\{?[23]\}?)?$")
+_THOUSANDS_SEP = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\!|\\ |\\thinspace|\u2009|\u202f|\u00a0|,|'|_)(?=\d{3}(?!\d))")
+_DEGREES = re.compile(r"\s*(?:\^\s*\{?\\circ\}?|\^\s*\\circ|°|\\degree)\s*$")
+
+_PLAIN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_SCI = re.compile(
+    r"([-+]?(?:\d+\.?\d*|\.\d+))\s*(?:\\times|\\cdot|\*|x|×|·)\s*10\s*\^\s*\{?\s*([-+−]?\d+)\s*\}?")
+_FRAC = re.compile(
+    r"([-+]?)\s*(\d+)?\s*\\[dt]?frac\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))")
+_SLASH = re.compile(r"([-+]?\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)")
+_MIXED_SLASH = re.compile(r"([-+]?\d+)\s+(\d+)\s*/\s*(\d+)")
+_REPEATING = re.compile(
+    r"([-+]?)(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\bar\s*\{(\d+)\}|\\overline\s*(\d)|\\bar\s*(\d)|\((\d+)\)|(\d)\\dots)")
+
+
+def strip_number_wrappers(text: str) -> str:
+    """Remove what never changes a number's value: ``$``, ``**``, ``\\boxed{}``, thin spaces, a trailing period."""
+    s = text.strip()
+    for _ in range(4):  # a few nested layers at most; each pass is linear
+        before = s
+        s = s.strip().strip("*").strip()
+        if s.startswith("$") or s.endswith("$"):
+            s = s.strip("$").strip()
+        if s.startswith("\\(") and s.endswith("\\)"):
+            s = s[2:-2].strip()
+        if s.startswith("\\[") and s.endswith("\\]"):
+            s = s[2:-2].strip()
+        m = _WRAPPERS.match(s)
+        if m:
+            s = m.group(1).strip()
+        if s.endswith(".") and not s.endswith(".."):
+            s = s[:-1].rstrip()
+        s = s.replace("\\$", "").replace("$", "").replace("\\left", "").replace("\\right", "")
+        s = s.replace("−", "-").replace("–", "-")
+        if s == before:
+            break
+    return s
+
+
+def parse_number(text: str, *, units: bool = True) -> Fraction | None:
+    """The exact value of ``text`` if it is one number, else ``None``.
+
+    Understands thousands separators (``,``, ``\\,``, ``{,}``, thin spaces), money, percent (as the bare
+    number: ``50\\%`` reads 50), degrees, trailing units (``5 \\text{ cm}``, ``12 apples``), scientific
+    notation, fractions (``\\frac{1}{2}``, ``1/2``), mixed numbers (``2\\frac{1}{2}``, ``2 1/2``) and
+    repeating decimals (``0.\\overline{3}``).
+
+    Args:
+        text: the candidate answer.
+        units: also strip a trailing bare unit word (``12 apples``); ``False`` keeps ``5x`` from reading
+            as 5. A trailing ``\\text{...}`` unit is always stripped.
+
+    Example:
+        >>> parse_number("$1,450,000.00")
+        Fraction(1450000, 1)
+    """
+    if len(text) > MAX_DIGITS:
+        return None
+    s = strip_number_wrappers(text)
+    if not s:
+        return None
+    if s[-1] == "%":
+        s = s[:-1].rstrip().removesuffix("\\").rstrip()
+    elif s.endswith("\\%"):
+        s = s[:-2].rstrip()
+    s = _DEGREES.sub("", s)
+    if s and s[-1] == "}":
+        t = _UNIT_LATEX.sub("", s)
+        if t and t != s and (t[-1].isdigit() or t[-1] == "}"):
+            s = t
+    if units and s and not s[-1].isdigit() and s[-1] != "}":
+        t = _UNIT_WORDS.sub("", s)
+        if t and t != s and t[-1].isdigit():
+            s = t
+    s = _THOUSANDS_SEP.sub("", s) if "," in s or "\\" in s or "'" in s or "_" in s or "\u2009" in s else s
+    s = s.strip()
+    if s[:1] == "{" and s[-1:] == "}":
+        s = s[1:-1].strip()
+    return _exact(s)
+
+
+def _exact(s: str) -> Fraction | None:
+    if _PLAIN.fullmatch(s):
+        return _decimal(s)
+    m = _FRAC.fullmatch(s)
+    if m:
+        sign, whole, n1, n2, d1, d2 = m.groups()
+        num, den = int(n1 or n2), int(d1 or d2)
+        if den == 0:
+            return None
+        value = Fraction(num, den)
+        if whole is not None:
+            if num < 0 or den < 0:
+                return None
+            value += int(whole)
+        return -value if sign == "-" else value
+    m = _SLASH.fullmatch(s)
+    if m:
+        num, den = _decimal(m.group(1)), _decimal(m.group(2))
+        return None if num is None or not den else num / den
+    m = _MIXED_SLASH.fullmatch(s)
+    if m:
+        whole, num, den = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if den == 0:
+            return None
+        part = Fraction(num, den)
+        return whole - part if m.group(1).startswith("-") else whole + part
+    m = _SCI.fullmatch(s)
+    if m:
+        mant, exp = _decimal(m.group(1)), int(m.group(2).replace("−", "-"))
+        if mant is None or abs(exp) > MAX_EXPONENT:
+            return None
+        return mant * Fraction(10) ** exp
+    m = _REPEATING.fullmatch(s)
+    if m:
+        return _repeating(m)
+    return None
+
+
+def _decimal(s: str) -> Fraction | None:
+    """Exact value of a plain decimal such as ``-12.50`` or ``1.5e-3`` (``None`` for absurd exponents)."""
+    mant, _, exp = s.lower().partition("e")
+    e = int(exp) if exp else 0
+    if abs(e) > MAX_EXPONENT:
+        return None
+    whole, _, frac = mant.partition(".")
+    sign = -1 if whole.startswith("-") else 1
+    whole = whole.lstrip("+-") or "0"
+    value = Fraction(int(whole + frac) if (whole + frac) else 0, 10 ** len(frac))
+    return sign * value * Fraction(10) ** e
+
+
+def _repeating(m: re.Match[str]) -> Fraction:
+    sign, whole, fixed = m.group(1), m.group(2) or "0", m.group(3)
+    rep = next(g for g in m.groups()[3:] if g)
+    # 0.ab(c) = (abc - ab) / (10^len(b) * (10^len(c) - 1)), plus the whole part.
+    non_rep = int(fixed) if fixed else 0
+    value = Fraction(int(whole)) + Fraction(int(fixed + rep) - non_rep,
+                                            10 ** len(fixed) * (10 ** len(rep) - 1))
+    return -value if sign == "-" else value
+
+
+def format_number(value: Fraction) -> str:
+    """Canonical text of an exact value: ``18``, ``-0.5``, ``1/3`` (fractions that do not terminate)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    den = value.denominator
+    while den % 2 == 0:
+        den //= 2
+    while den % 5 == 0:
+        den //= 5
+    if den == 1:  # terminating decimal: 10**digits clears the denominator
+        twos = fives = 0
+        d = value.denominator
+        while d % 2 == 0:
+            d //= 2
+            twos += 1
+        while d % 5 == 0:
+            d //= 5
+            fives += 1
+        digits = max(twos, fives)
+        if digits <= 60:
+            scaled = value * 10**digits
+            sign = "-" if scaled.numerator < 0 else ""
+            txt = str(abs(scaled.numerator)).rjust(digits + 1, "0")
+            return f"{sign}{txt[:-digits]}.{txt[-digits:]}".rstrip("0").rstrip(".")
+    return f"{value.numerator}/{value.denominator}"

@@ -1,0 +1,47 @@
+"""Reward arithmetic and format checks shared by every scorer (GSM8K, MATH, MBPP).
+
+A reward is a weighted sum of parts in [0, 1]; a weight of 0 means "logged, not optimized".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Tags:
+    """Thinking/answer tags the format parts look for (GRAIL defaults; ``<think>``/``<answer>`` also common)."""
+
+    thinking_start: str = "<start_working_out>"
+    thinking_end: str = "<end_working_out>"
+    answer_start: str = "<SOLUTION>"
+    answer_end: str = "</SOLUTION>"
+
+
+def combine(parts: Mapping[str, float], weights: Mapping[str, float]) -> float:
+    """Weighted sum of ``parts`` over the names in ``weights`` (a missing part counts 0)."""
+    return float(sum(w * float(parts.get(name, 0.0)) for name, w in weights.items()))
+
+
+def block(text: str, start: str, end: str) -> tuple[int, int] | None:
+    """Span (content start, content end) of the last ``start ... end`` block, or ``None``."""
+    j = text.rfind(end)
+    if j < 0:
+        return None
+    i = text.rfind(start, 0, j)
+    if i < 0:
+        return None
+    return i + len(start), j
+
+
+def has_block(text: str, start: str, end: str) -> bool:
+    """Whether ``text`` holds a non-empty ``start ... end`` block."""
+    span = block(text, start, end)
+    return span is not None and text[span[0] : span[1]].strip() != ""
+
+
+def trailing_after(text: str, end: str) -> str:
+    """What follows the last ``end`` marker (``""`` if the marker is absent or nothing follows)."""
+    j = text.rfind(end)
+    return "" if j < 0 else text[j + len(end) :].strip()

@@ -1,0 +1,85 @@
+"""Symbolic equivalence with sympy. Runs only inside worker processes (``verifiers._workers``).
+
+Nothing here has its own timeout: the worker is killed if it overruns. Parsing uses
+``latex2sympy2_extended`` (Math-Verify's LaTeX parser) and falls back to sympy's own LaTeX parser.
+"""
+
+from __future__ import annotations
+
+import random
+
+import sympy
+from sympy import Basic, Eq, Expr, MatrixBase, Rel
+
+try:
+    from latex2sympy2_extended import latex2sympy as _latex2sympy
+except ImportError:  # pragma: no cover - depends on the install
+    _latex2sympy = None
+
+_SAMPLES = 4  # random points for expressions in variables
+
+
+def parse(text: str) -> Basic:
+    """Parse a normalized LaTeX answer into a sympy object."""
+    if _latex2sympy is not None:
+        return _latex2sympy(text)
+    from sympy.parsing.latex import parse_latex  # pragma: no cover
+
+    return parse_latex(text)  # pragma: no cover
+
+
+def equal(gold: str, answer: str, rel_tol: float) -> bool:
+    """Whether two normalized answers are mathematically equal (worker-side)."""
+    return objects_equal(parse(gold), parse(answer), rel_tol)
+
+
+def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
+    """Equality of two parsed answers: expressions, equations, relations, matrices and sets."""
+    if g == a:
+        return True
+    if isinstance(g, Rel) or isinstance(a, Rel):
+        if type(g) is not type(a):
+            return False
+        dg, da = g.lhs - g.rhs, a.lhs - a.rhs  # type: ignore[union-attr]
+        if isinstance(g, Eq):  # equations match up to a non-zero constant factor
+            ratio = sympy.simplify(dg / da) if da != 0 else None
+            return ratio is not None and ratio.is_number and ratio != 0 or _expr_equal(dg, da, rel_tol)
+        return _expr_equal(dg, da, rel_tol)
+    if isinstance(g, MatrixBase) or isinstance(a, MatrixBase):
+        if not (isinstance(g, MatrixBase) and isinstance(a, MatrixBase)) or g.shape != a.shape:
+            return False
+        return all(_expr_equal(x, y, rel_tol) for x, y in zip(g, a))
+    if isinstance(g, sympy.Set) or isinstance(a, sympy.Set):
+        if not (isinstance(g, sympy.Set) and isinstance(a, sympy.Set)):
+            return False
+        return bool(sympy.simplify(sympy.Eq(g, a)) is sympy.true) or g.symmetric_difference(a) == sympy.S.EmptySet
+    if isinstance(g, Expr) and isinstance(a, Expr):
+        return _expr_equal(g, a, rel_tol)
+    return False
+
+
+def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
+    diff = g - a
+    if diff == 0:
+        return True
+    free = diff.free_symbols
+    if not free:
+        vg, va = sympy.N(g, 40), sympy.N(a, 40)
+        if not (vg.is_number and va.is_number):
+            return False
+        scale = max(abs(vg), abs(va))
+        return bool(abs(vg - va) <= rel_tol * scale) if scale != 0 else True
+    if sympy.simplify(diff) == 0:
+        return True
+    # Expressions in variables: agree at random points (rational points avoid branch-cut ties).
+    rng = random.Random(0)
+    symbols = sorted(free, key=str)
+    for _ in range(_SAMPLES):
+        point = {s: sympy.Rational(rng.randint(1, 97), rng.randint(1, 13)) for s in symbols}
+        vg, va = sympy.N(g.subs(point), 30), sympy.N(a.subs(point), 30)
+        if not (vg.is_number and va.is_number):
+            return False
+        scale = max(abs(vg), abs(va), sympy.Float(1e-30))
+        if abs(vg - va) > max(rel_tol, 1e-12) * scale:
+            return False
+    return True

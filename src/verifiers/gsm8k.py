@@ -1,0 +1,249 @@
+"""GSM8K scorer: read the final number of a response and compare it exactly with the gold.
+
+Example:
+    >>> from verifiers import gsm8k
+    >>> gsm8k.score("9 * 2 = 18 dollars.\\n#### $18.00", "18").status
+    'correct'
+    >>> gsm8k.equivalent("1,450,000", "1450000")
+    True
+
+Everything is in-process and bounded (linear regexes, capped sizes): there is no symbolic step, so the
+``timeout`` field only matters for ``score_batch``'s per-item budget. Golds may be the bare answer
+(``"1,450,000"``) or a whole GSM8K solution (the text after ``####`` is used).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from verifiers._config import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, check_config
+from verifiers._extract import Extraction, find_answer, grader_note
+from verifiers._format_parts import format_parts
+from verifiers._numbers import format_number, parse_number
+from verifiers._rewards import Tags, combine
+from verifiers._score import Score
+
+__all__ = ["Config", "equivalent", "score", "score_batch"]
+
+_CORRECT = {"correctness": 1.0}
+
+
+@dataclass(frozen=True)
+class Config:
+    """How GSM8K answers are found and rewarded (frozen, hashable).
+
+    Attributes:
+        markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
+            ``final_answer``, ``last_number``; see ``verifiers._extract``).
+        mode: ``"flexible"`` (default) also falls back to the last number and accepts unit words
+            (``18 dollars``); ``"strict"`` needs an explicit marker around a bare number.
+        rel_tol: relative tolerance for comparing numbers; 0 (default) means exact.
+        timeout: seconds one verdict may take (only ``score_batch`` workers can ever approach it).
+        max_chars: responses longer than this are cut to their last ``max_chars`` characters.
+        preset: reward weights: ``"accuracy"`` (default), ``"book"`` or ``"grail"`` (see ``verifiers._config``).
+        weights: explicit ``{part: weight}`` overriding the preset.
+        tags: thinking/answer tags for the ``answer_tag`` marker and the format parts.
+    """
+
+    markers: tuple[str, ...] = ("hash", "answer_tag", "boxed", "final_answer", "last_number")
+    mode: Literal["flexible", "strict"] = "flexible"
+    rel_tol: float = 0.0
+    timeout: float = DEFAULT_TIMEOUT
+    max_chars: int = DEFAULT_MAX_CHARS
+    preset: str = "accuracy"
+    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
+    tags: Tags = field(default_factory=Tags)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "markers", tuple(self.markers))
+        resolved = check_config(self, "gsm8k")
+        if self.weights is not None:  # keep the config hashable
+            object.__setattr__(self, "weights", resolved)
+        object.__setattr__(self, "_weights", resolved)
+
+
+_DEFAULT = Config()
+_SIMPLE_INT = re.compile(r"-?(?:0|[1-9]\d{0,17})")
+_GOLDS: dict[str, str | None] = {}
+_GOLD_CACHE_MAX = 200_000
+
+
+def score(response: str, gold: str, *, config: Config | None = None) -> Score:
+    """Score one response against a GSM8K gold answer; never raises.
+
+    Args:
+        response: the model output.
+        gold: the reference answer (``"18"``, ``"1,450,000"``) or a full solution ending ``#### 18``.
+        config: extraction/reward settings; ``None`` means ``Config()`` (accuracy preset, flexible).
+
+    Returns:
+        A ``Score``; ``status`` is ``no_answer`` when no number was found, ``gold_unparseable`` when the
+        gold is not a number.
+
+    Example:
+        >>> score("#### 18", "18").reward
+        1.0
+    """
+    try:
+        if config is None:
+            fast = _fast_path(response, gold)
+            if fast is not None:
+                return fast
+            config = _DEFAULT
+        return _score(response, gold, config)
+    except Exception as e:  # outcomes are values: a scorer bug must not kill a training step
+        return Score(0.0, False, "error", None, {"correctness": 0.0},
+                     f"scorer error {type(e).__name__}: {e}"[:300])
+
+
+def _gold_key(gold: str) -> str | None:
+    key = _GOLDS.get(gold, "")
+    if key != "":
+        return key
+    text = gold.rpartition("####")[2] if "####" in gold else gold
+    value = parse_number(text)
+    key = None if value is None else format_number(value)
+    if len(_GOLDS) >= _GOLD_CACHE_MAX:
+        _GOLDS.clear()
+    _GOLDS[gold] = key
+    return key
+
+
+def _fast_path(response: str, gold: str) -> Score | None:
+    """The common case in microseconds: one ``#### <integer>`` line, no hedge, default config."""
+    i = response.rfind("####")
+    if i < 0 or len(response) > DEFAULT_MAX_CHARS or response.find("####", 0, i) >= 0:
+        return None
+    j = response.find("\n", i)
+    content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
+    if _SIMPLE_INT.fullmatch(content) is None:
+        return None
+    key = _gold_key(gold)
+    if key is None:
+        return None
+    if content != key:
+        return Score(0.0, False, "incorrect", content, {"correctness": 0.0}, f"#### {content} != gold {key}")
+    if _may_address_grader(response):
+        return None
+    return Score(1.0, True, "correct", content, _CORRECT.copy(), f"#### {content} == gold")
+
+
+def _may_address_grader(t: str) -> bool:
+    """Cheap prefilter for ``grader_note``: every note pattern contains one of its anchor words."""
+    t = t.lower()
+    return ("grad" in t or "answer" in t or "solution" in t or "mark" in t or "credit" in t or "points" in t
+            or "judge" in t or "verifier" in t or "evaluat" in t or "checker" in t or "reviewer" in t
+            or "scorer" in t or "reward" in t or "instruct" in t)
+
+
+def _number_key(text: str, strict: bool) -> str | None:
+    value = parse_number(text, units=not strict)
+    return None if value is None else format_number(value)
+
+
+def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str]:
+    """The number inside an extracted answer, or a reason why there is none."""
+    key = _number_key(found.text, strict)
+    if key is not None or strict:
+        return key, ""
+    text = found.text
+    if "=" in text:  # "9 * 2 = 18" -> the right-hand side
+        key = _number_key(text.rpartition("=")[2], False)
+        if key is not None:
+            return key, ""
+    nums = {_number_key(n, False) for n in re.findall(r"-?\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?", text[:400])}
+    nums.discard(None)
+    if len(nums) == 1:
+        return nums.pop(), ""
+    if len(nums) > 1:
+        return None, "several different numbers after the answer marker"
+    return None, ""
+
+
+def _score(response: str, gold: str, cfg: Config) -> Score:
+    weights: tuple[tuple[str, float], ...] = cfg._weights  # type: ignore[attr-defined]
+    names = frozenset(k for k, _ in weights)
+    if not isinstance(response, str) or not isinstance(gold, str):
+        return Score(0.0, False, "error", None, {"correctness": 0.0},
+                     f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
+    text = response[-cfg.max_chars:]
+    note = grader_note(text) if _may_address_grader(text) else -1
+    if note >= 0:  # the answer must come before any note to the grader
+        text = text[:note]
+    strict = cfg.mode == "strict"
+    markers = tuple(m for m in cfg.markers if not (strict and m == "last_number"))
+    found = find_answer(text, markers, cfg.tags, _norm_for_hedge)
+    parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
+    gold_key = _gold_key(gold)
+
+    def done(correct: bool, status: str, extracted: str | None, why: str) -> Score:
+        parts["correctness"] = 1.0 if correct else 0.0
+        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)  # type: ignore[arg-type]
+
+    if gold_key is None:
+        return done(False, "gold_unparseable", None, f"gold {gold[:60]!r} is not a number")
+    if found is None or not found.text:
+        why = found.refusal if found is not None and found.refusal else "no answer marker or number found"
+        return done(False, "no_answer", None, why)
+    key, why = _answer_number(found, strict)
+    if key is None:
+        return done(False, "no_answer", None, why or f"{found.marker} answer {found.text[:60]!r} is not a number")
+    if found.refusal:
+        return done(False, "incorrect", key, found.refusal)
+    if not _numbers_equal(key, gold_key, cfg.rel_tol):
+        return done(False, "incorrect", key, f"{found.marker} answer {key} != gold {gold_key}")
+    if note >= 0:
+        return done(False, "incorrect", key, "response addresses the grader; no credit")
+    return done(True, "correct", key, f"{found.marker} answer {key} == gold")
+
+
+def _norm_for_hedge(text: str) -> str:
+    value = parse_number(text)
+    return text.strip() if value is None else format_number(value)
+
+
+def _numbers_equal(a: str, b: str, rel_tol: float) -> bool:
+    if a == b:
+        return True
+    if rel_tol <= 0:
+        return False
+    x, y = Fraction(a), Fraction(b)
+    return abs(x - y) <= rel_tol * max(abs(x), abs(y))
+
+
+def equivalent(a: str, b: str) -> bool:
+    """Whether two already-extracted GSM8K answers are the same number (used for majority voting).
+
+    Example:
+        >>> equivalent("$1,000.00", "1000")
+        True
+    """
+    try:
+        ka, kb = _number_key(a, False), _number_key(b, False)
+        if ka is None or kb is None:
+            return a.strip() == b.strip() and a.strip() != ""
+        return ka == kb
+    except Exception:
+        return False
+
+
+def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int | None = None,
+                config: Config | None = None) -> list[Score]:
+    """Score many responses; ``workers > 1`` spreads them over processes (GSM8K is fast in-process).
+
+    Args:
+        responses: model outputs.
+        golds: reference answers, one per response.
+        workers: processes to use; ``None``/``1`` scores in this process (fastest for GSM8K).
+        config: as for ``score``.
+
+    Raises:
+        ConfigError: ``responses`` and ``golds`` differ in length.
+    """
+    from verifiers._batch import run_batch
+
+    return run_batch("gsm8k", responses, golds, workers=workers, config=config)

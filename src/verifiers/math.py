@@ -1,0 +1,208 @@
+"""MATH scorer: find the final answer, normalize it, and decide equivalence with the gold without hanging.
+
+Example:
+    >>> from verifiers import math
+    >>> math.score("So the answer is $\\\\boxed{\\\\dfrac{1}{2}}$.", "0.5").status
+    'correct'
+    >>> math.equivalent("0.\\\\overline{3}", "\\\\frac{1}{3}")
+    True
+
+Fast exact paths (string, structure, exact arithmetic) run in-process; only answers that need algebra go
+to sympy, in worker processes with a hard deadline (``Config.timeout``, default 1 s; see
+``verifiers._workers``). The first symbolic check in a process starts those workers once (about a
+second); call ``warm_up()`` to pay that up front. Where this differs from Math-Verify on purpose:
+``evals/accuracy/README.md``.
+
+Inside this package, ``import math`` still means the standard library (absolute imports); this module is
+``verifiers.math``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from verifiers._config import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, check_config
+from verifiers._equivalence import compare
+from verifiers._extract import boxes, find_answer, grader_note
+from verifiers._format_parts import format_parts
+from verifiers._normalize import normalize
+from verifiers._rewards import Tags, combine
+from verifiers._score import Score
+from verifiers._workers import pool
+
+__all__ = ["Config", "equivalent", "score", "score_batch", "warm_up"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """How MATH answers are found, compared and rewarded (frozen, hashable).
+
+    Attributes:
+        markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
+            ``final_answer``, ``last_number``; see ``verifiers._extract``).
+        mode: ``"flexible"`` (default) may fall back to the last number; ``"strict"`` needs an explicit marker.
+        rel_tol: relative tolerance when a value is irrational (``\\sqrt{2}`` vs ``1.41421356237``);
+            rationals are always compared exactly, so ``2^{-70}`` and ``2^{-71}`` differ.
+        timeout: seconds the symbolic (sympy) step of one verdict may take; ``status="timeout"`` after.
+        max_chars: responses longer than this are cut to their last ``max_chars`` characters.
+        preset: reward weights: ``"accuracy"`` (default), ``"book"`` or ``"grail"`` (see ``verifiers._config``).
+        weights: explicit ``{part: weight}`` overriding the preset.
+        tags: thinking/answer tags for the ``answer_tag`` marker and the format parts.
+    """
+
+    markers: tuple[str, ...] = ("answer_tag", "boxed", "final_answer", "hash", "last_number")
+    mode: Literal["flexible", "strict"] = "flexible"
+    rel_tol: float = 1e-9
+    timeout: float = DEFAULT_TIMEOUT
+    max_chars: int = DEFAULT_MAX_CHARS
+    preset: str = "accuracy"
+    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
+    tags: Tags = field(default_factory=Tags)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "markers", tuple(self.markers))
+        resolved = check_config(self, "math")
+        if self.weights is not None:  # keep the config hashable
+            object.__setattr__(self, "weights", resolved)
+        object.__setattr__(self, "_weights", resolved)
+
+
+_DEFAULT = Config()
+_GOLDS: dict[str, str] = {}
+_GOLD_CACHE_MAX = 100_000
+
+
+class _Unavailable(Exception):
+    """No symbolic worker can run in this process (reported as ``status="error"``, never as wrong)."""
+
+
+def score(response: str, gold: str, *, config: Config | None = None) -> Score:
+    """Score one response against a MATH gold answer; never raises, never exceeds the timeout.
+
+    Args:
+        response: the model output.
+        gold: the reference answer (``"\\frac{1}{2}"``) or a full solution (its last ``\\boxed{}`` is used).
+        config: extraction/comparison/reward settings; ``None`` means ``Config()``.
+
+    Returns:
+        A ``Score``: ``correct``/``incorrect``, ``no_answer`` (nothing extracted, or an unclosed last box),
+        ``gold_unparseable``, ``timeout`` (the symbolic step overran) or ``error``.
+
+    Example:
+        >>> score("\\\\boxed{(1,2]}", "[1,2]").status
+        'incorrect'
+    """
+    cfg = _DEFAULT if config is None else config
+    try:
+        return _score(response, gold, cfg)
+    except Exception as e:  # outcomes are values: a scorer bug must not kill a training step
+        return Score(0.0, False, "error", None, {"correctness": 0.0},
+                     f"scorer error {type(e).__name__}: {e}"[:300])
+
+
+def _gold_key(gold: str) -> str:
+    key = _GOLDS.get(gold)
+    if key is None:
+        text = gold
+        if "box" in gold:
+            found, _ = boxes(gold)
+            if found:
+                text = found[-1][0]
+        key = normalize(text)
+        if len(_GOLDS) >= _GOLD_CACHE_MAX:
+            _GOLDS.clear()
+        _GOLDS[gold] = key
+    return key
+
+
+def _symbolic(gold: str, answer: str, rel_tol: float, seconds: float) -> bool | None:
+    status, result = pool().call("equal", (gold, answer, rel_tol), seconds)
+    if status == "ok":
+        return bool(result)
+    if status == "timeout":
+        return None
+    if status == "unavailable":
+        raise _Unavailable(result)
+    return False  # the CAS could not parse or prove it: not shown equal
+
+
+def _score(response: str, gold: str, cfg: Config) -> Score:
+    weights: tuple[tuple[str, float], ...] = cfg._weights  # type: ignore[attr-defined]
+    if not isinstance(response, str) or not isinstance(gold, str):
+        return Score(0.0, False, "error", None, {"correctness": 0.0},
+                     f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
+    text = response[-cfg.max_chars:]
+    note = grader_note(text)
+    if note >= 0:  # the answer must come before any note to the grader
+        text = text[:note]
+    markers = tuple(m for m in cfg.markers if not (cfg.mode == "strict" and m == "last_number"))
+    found = find_answer(text, markers, cfg.tags, normalize)
+    names = frozenset(k for k, _ in weights)
+    parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
+
+    def done(correct: bool, status: str, extracted: str | None, why: str) -> Score:
+        parts["correctness"] = 1.0 if correct else 0.0
+        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)  # type: ignore[arg-type]
+
+    gold_key = _gold_key(gold)
+    if not gold_key:
+        return done(False, "gold_unparseable", None, f"gold {gold[:60]!r} is empty after normalization")
+    if found is None or not found.text:
+        why = found.refusal if found is not None and found.refusal else "no answer marker found"
+        return done(False, "no_answer", None, why)
+    answer = normalize(found.text)
+    if not answer:
+        return done(False, "no_answer", None, f"{found.marker} answer is empty")
+    if found.refusal:
+        return done(False, "incorrect", answer, found.refusal)
+    deadline = time.monotonic() + cfg.timeout
+    try:
+        verdict = compare(gold_key, answer, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic)
+    except _Unavailable as e:
+        return done(False, "error", answer, f"symbolic check unavailable: {e}"[:300])
+    if verdict == "timeout":
+        return done(False, "timeout", answer, f"symbolic check exceeded {cfg.timeout:g}s")
+    if verdict == "different":
+        return done(False, "incorrect", answer, f"{found.marker} answer {answer[:60]} != gold {gold_key[:60]}")
+    if note >= 0:
+        return done(False, "incorrect", answer, "response addresses the grader; no credit")
+    return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
+
+
+def equivalent(a: str, b: str) -> bool:
+    """Whether two already-extracted MATH answers are equal (used for majority voting); never raises.
+
+    A comparison that times out (default 1 s) counts as not equal.
+
+    Example:
+        >>> equivalent("\\\\frac{1}{2}", "0.5")
+        True
+    """
+    try:
+        na, nb = normalize(a), normalize(b)
+        if not na or not nb:
+            return False
+        deadline = time.monotonic() + DEFAULT_TIMEOUT
+        return compare(na, nb, rel_tol=_DEFAULT.rel_tol, deadline=deadline, symbolic=_symbolic) == "equal"
+    except Exception:
+        return False
+
+
+def warm_up(timeout: float = 60.0) -> bool:
+    """Start the symbolic worker processes now (else the first symbolic check does); ``True`` when ready."""
+    return pool().warm_up(timeout)
+
+
+def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int | None = None,
+                config: Config | None = None) -> list[Score]:
+    """Score many responses, ``workers`` at a time (processes; ``None``/``1`` means this process).
+
+    Raises:
+        ConfigError: ``responses`` and ``golds`` differ in length, or ``workers < 1``.
+    """
+    from verifiers._batch import run_batch
+
+    return run_batch("math", responses, golds, workers=workers, config=config)

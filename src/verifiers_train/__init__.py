@@ -1,0 +1,3 @@
+"""verifiers_train: the training and evaluation extension of `verifiers` (verl data, rewards, runs, eval)."""
+
+__all__: list[str] = []

@@ -1,0 +1,111 @@
+"""Resolve the MODEL argument: an HF model directory, a hub name, or a verl checkpoint merged to HF first.
+
+A verl FSDP checkpoint (``global_step_N`` or ``global_step_N/actor``) is merged once into a cache
+directory keyed by the checkpoint's path and contents, and reused by later evaluations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+from verifiers.errors import ConfigError
+
+# Where merged verl checkpoints go unless --merge-dir is given.
+CACHE_ENV = "VERIFIERS_CACHE"
+_HUB_NAME = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
+_SHARD = re.compile(r"model_world_size_\d+_rank_\d+\.pt")
+_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt")
+_EDGE_BYTES = 1 << 16  # fingerprint reads this much from each end of a weight file, not the whole file
+
+
+def default_cache_dir() -> Path:
+    """``$VERIFIERS_CACHE`` or ``~/.cache/verifiers``."""
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "verifiers")
+
+
+def verl_actor_dir(path: Path) -> Path | None:
+    """The actor folder if ``path`` is a verl checkpoint (step dir or its ``actor``), else ``None``."""
+    for cand in (path, path / "actor"):
+        if cand.is_dir() and (any(_SHARD.fullmatch(p.name) for p in cand.iterdir())
+                              or (cand / "fsdp_config.json").is_file()):
+            return cand
+    return None
+
+
+def resolve_model(model: str, *, merge_dir: str | os.PathLike[str] | None = None) -> str:
+    """Turn MODEL into something `from_pretrained`/vLLM can load.
+
+    Args:
+        model: HF model directory, hub name (``org/name``) or verl checkpoint dir.
+        merge_dir: where to put a merged verl checkpoint; default ``<cache>/merged/<key>``.
+
+    Returns:
+        A local directory path, or the hub name unchanged.
+
+    Raises:
+        ConfigError: the path does not exist, or is a folder that is neither an HF model nor a verl checkpoint.
+    """
+    path = Path(model).expanduser()
+    if path.is_dir():
+        actor = verl_actor_dir(path)
+        if actor is not None:
+            return str(_merge(actor, merge_dir))
+        if (path / "config.json").is_file():
+            return str(path.resolve())
+        raise ConfigError(f"{model} is a folder but holds neither an HF model (config.json) nor a verl "
+                          "checkpoint (model_world_size_*_rank_*.pt); point MODEL at one of those")
+    if path.exists():
+        raise ConfigError(f"{model} is a file; MODEL must be a model directory, a verl checkpoint dir or a hub name")
+    if _HUB_NAME.fullmatch(model) and not model.startswith((".", "/", "~")):
+        return model
+    raise ConfigError(f"model not found: {model} does not exist (and is not an org/name hub id); "
+                      "check the path")
+
+
+def model_fingerprint(model: str) -> str:
+    """Short hash of a local model's config and weight files (size plus first/last bytes); hub names hash as is."""
+    h = hashlib.sha256()
+    path = Path(model)
+    if not path.is_dir():
+        h.update(model.encode())
+        return h.hexdigest()[:16]
+    cfg = path / "config.json"
+    if cfg.is_file():
+        h.update(cfg.read_bytes())
+    for f in sorted(p for p in path.iterdir() if p.suffix in _WEIGHT_SUFFIXES and p.is_file()):
+        size = f.stat().st_size
+        h.update(f"{f.name}:{size}".encode())
+        with f.open("rb") as fh:
+            h.update(fh.read(_EDGE_BYTES))
+            if size > _EDGE_BYTES:
+                fh.seek(max(size - _EDGE_BYTES, _EDGE_BYTES))
+                h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
+def _merge(actor: Path, merge_dir: str | os.PathLike[str] | None) -> Path:
+    key = hashlib.sha256(f"{actor.resolve()}:{_checkpoint_stamp(actor)}".encode()).hexdigest()[:16]
+    out = Path(merge_dir) if merge_dir else default_cache_dir() / "merged" / f"{actor.parent.name}-{key}"
+    marker = out / ".merged-from.json"
+    if marker.is_file() and (out / "config.json").is_file():
+        return out  # merged before, from the same checkpoint contents
+    try:
+        from verifiers_train.merge import merge_checkpoint
+    except ImportError as e:
+        raise ConfigError(f"{actor} is a verl checkpoint, but verifiers_train.merge is unavailable ({e}); "
+                          "merge it with `verifiers-train merge` and pass the merged folder") from e
+    out.mkdir(parents=True, exist_ok=True)
+    merge_checkpoint(actor, out)
+    if not (out / "config.json").is_file():
+        raise ConfigError(f"merging {actor} into {out} produced no config.json; see the merge log above")
+    marker.write_text(json.dumps({"checkpoint": str(actor.resolve()), "key": key}) + "\n")
+    return out
+
+
+def _checkpoint_stamp(actor: Path) -> str:
+    return ",".join(f"{p.name}:{p.stat().st_size}:{int(p.stat().st_mtime)}" for p in sorted(actor.iterdir())
+                    if p.is_file())

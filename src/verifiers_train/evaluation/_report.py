@@ -1,0 +1,246 @@
+"""Reports: ``report.html`` + PNG plots for one run, and a side-by-side comparison of several runs.
+
+Plots go to ``plots/*.png`` next to the HTML (matplotlib, Agg backend, no display needed). Every model
+output shown in the HTML is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from verifiers.errors import DataError
+
+# Example samples shown per status in the run report.
+EXAMPLES_PER_STATUS = 3
+# Characters of a response shown in an example; the full text is in samples.jsonl.
+EXAMPLE_CHARS = 1500
+
+
+def write_report(run_dir: str | os.PathLike[str], config: Mapping[str, Any], metrics: Mapping[str, Any],
+                 samples: Sequence[Mapping[str, Any]]) -> Path:
+    """Write ``report.html`` and ``plots/*.png`` for one run; returns the HTML path."""
+    run = Path(run_dir)
+    plots = run / "plots"
+    plots.mkdir(exist_ok=True)
+    images = [_plot_k_curves(metrics, plots / "pass_at_k.png"), _plot_status(metrics, plots / "status.png"),
+              _plot_lengths(samples, plots / "response_tokens.png")]
+    if metrics.get("by_level"):
+        images.append(_plot_levels(metrics["by_level"], plots / "accuracy_by_level.png"))
+    rows = summary_rows(metrics)
+    body = [f"<h1>verifiers-eval: {_e(str(config.get('model')))} on {_e(str(config.get('dataset')))}</h1>",
+            "<h2>Settings</h2>", _table([(k, config.get(k)) for k in (
+                "model", "model_path", "dataset", "data", "split", "template", "preset", "backend", "n",
+                "temperature", "top_p", "max_tokens", "limit", "seed", "problems")]),
+            "<h2>Metrics</h2>", _table(rows),
+            "<h2>Plots</h2>"]
+    body += [f'<img src="plots/{_e(p.name)}" alt="{_e(p.stem)}" style="max-width:48%">' for p in images if p]
+    body.append("<h2>Examples</h2>")
+    for status in ("correct", "incorrect", "no_answer", "timeout", "error"):
+        picked = [s for s in samples if s.get("status") == status][:EXAMPLES_PER_STATUS]
+        for s in picked:
+            body.append(f"<h3>{_e(status)}: {_e(str(s.get('problem_id')))} #{s.get('sample_index')}</h3>"
+                        f"<p>gold <code>{_e(str(s.get('gold')))}</code>, extracted "
+                        f"<code>{_e(str(s.get('extracted')))}</code></p>"
+                        f"<pre>{_e(str(s.get('prompt', ''))[-EXAMPLE_CHARS:])}</pre>"
+                        f"<pre style='background:#eef'>{_e(str(s.get('response', ''))[:EXAMPLE_CHARS])}</pre>")
+    out = run / "report.html"
+    out.write_text(_page("verifiers-eval report", body), encoding="utf-8")
+    return out
+
+
+def summary_rows(metrics: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Metric name/value pairs, formatted for tables (shared by the HTML report and `compare`)."""
+    lo, hi = metrics.get("accuracy_ci95", [float("nan")] * 2)
+    rows: list[tuple[str, Any]] = [
+        ("problems x n", f"{metrics.get('problems')} x {metrics.get('n')}"),
+        ("accuracy (mean pass@1)", f"{_pct(metrics.get('accuracy'))} [{_pct(lo)}, {_pct(hi)}] 95% CI"),
+    ]
+    rows += [(f"pass@{k}", _pct(v)) for k, v in metrics.get("pass_at_k", {}).items()]
+    rows += [(f"maj@{k}", _pct(v)) for k, v in metrics.get("maj_at_k", {}).items()]
+    rows += [("format compliance", _pct(metrics.get("format_compliance"))),
+             ("mean response tokens", _num(metrics.get("mean_response_tokens"))),
+             ("truncated (hit max tokens)", metrics.get("truncated"))]
+    rows += [(f"status: {k}", v) for k, v in metrics.get("status_counts", {}).items()]
+    tp = metrics.get("throughput") or {}
+    if tp:
+        rows += [("prompts/s", _num(tp.get("prompts_per_s"))), ("generated tokens/s", _num(tp.get("tokens_per_s")))]
+    rows += [(f"accuracy level {k}", _pct(v)) for k, v in (metrics.get("by_level") or {}).items()]
+    return rows
+
+
+def load_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(config, metrics)`` of a finished run folder.
+
+    Raises:
+        DataError: the folder has no ``metrics.json`` (not a run, or it never finished a first pass).
+    """
+    run = Path(run_dir)
+    if not (run / "metrics.json").is_file():
+        raise DataError(f"{run} has no metrics.json: not a verifiers-eval run folder (or it was killed before "
+                        "its first summary; rerun it with --resume)")
+    config = json.loads((run / "config.json").read_text()) if (run / "config.json").is_file() else {}
+    return config, json.loads((run / "metrics.json").read_text())
+
+
+def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.PathLike[str],
+                  labels: Sequence[str] | None = None) -> tuple[list[str], list[list[str]]]:
+    """Compare runs: writes ``compare.html``, ``compare.md`` and ``compare.png`` in ``out_dir``.
+
+    Returns:
+        ``(header, rows)`` of the comparison table (one column per run).
+    """
+    runs = [load_run(d) for d in run_dirs]
+    names = list(labels) if labels else _labels(run_dirs)
+    tables = [dict(summary_rows(m)) for _, m in runs]
+    keys: list[str] = []
+    for t in tables:
+        keys += [k for k in t if k not in keys]
+    header = ["metric", *names]
+    rows = [[k, *[str(t.get(k, "")) for t in tables]] for k in keys]
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
+    (out / "compare.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    _plot_compare(names, [m for _, m in runs], out / "compare.png")
+    table = "<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr>" + "".join(
+        "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows) + "</table>"
+    (out / "compare.html").write_text(_page("verifiers-eval compare", [
+        "<h1>verifiers-eval compare</h1>", table, '<img src="compare.png" alt="compare">']), encoding="utf-8")
+    return header, rows
+
+
+def _labels(run_dirs: Sequence[str | os.PathLike[str]]) -> list[str]:
+    names = [Path(d).name or str(d) for d in run_dirs]
+    return names if len(set(names)) == len(names) else [str(d) for d in run_dirs]
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _plot_k_curves(metrics: Mapping[str, Any], path: Path) -> Path | None:
+    if not metrics.get("pass_at_k"):
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for key, label in (("pass_at_k", "pass@k"), ("maj_at_k", "maj@k")):
+        curve = metrics.get(key) or {}
+        if curve:
+            ks = [int(k) for k in curve]
+            ax.plot(ks, [100 * v for v in curve.values()], marker="o", label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("k")
+    ax.set_ylabel("%")
+    ax.set_ylim(0, 100)
+    ax.set_title("pass@k and maj@k")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _plot_status(metrics: Mapping[str, Any], path: Path) -> Path | None:
+    counts = {k: v for k, v in (metrics.get("status_counts") or {}).items() if v}
+    if not counts:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.bar(list(counts), list(counts.values()), color="#4c72b0")
+    ax.set_title("samples by status")
+    ax.tick_params(axis="x", rotation=30)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _plot_lengths(samples: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
+    ok = [int(s["response_tokens"]) for s in samples if s.get("correct") and s.get("response_tokens") is not None]
+    bad = [int(s["response_tokens"]) for s in samples if not s.get("correct") and s.get("response_tokens") is not None]
+    if not ok and not bad:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.hist([ok, bad], bins=30, label=["correct", "not correct"], stacked=True)
+    ax.set_xlabel("response tokens")
+    ax.set_ylabel("samples")
+    ax.set_title("response length")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.bar([f"level {k}" for k in by_level], [100 * v for v in by_level.values()], color="#55a868")
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("accuracy %")
+    ax.set_title("accuracy by difficulty level")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _plot_compare(names: Sequence[str], metrics: Sequence[Mapping[str, Any]], path: Path) -> None:
+    plt = _plt()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    acc = [100 * float(m.get("accuracy", 0.0)) for m in metrics]
+    lo = [a - 100 * float(m.get("accuracy_ci95", [0, 0])[0]) for a, m in zip(acc, metrics, strict=True)]
+    hi = [100 * float(m.get("accuracy_ci95", [0, 0])[1]) - a for a, m in zip(acc, metrics, strict=True)]
+    ax1.bar(range(len(names)), acc, yerr=[lo, hi], capsize=4, color="#4c72b0")
+    ax1.set_xticks(range(len(names)), names, rotation=20, ha="right")
+    ax1.set_ylabel("accuracy % (95% CI)")
+    ax1.set_ylim(0, 100)
+    for name, m in zip(names, metrics, strict=True):
+        curve = m.get("pass_at_k") or {}
+        if curve:
+            ax2.plot([int(k) for k in curve], [100 * v for v in curve.values()], marker="o", label=name)
+    ax2.set_xscale("log", base=2)
+    ax2.set_xlabel("k")
+    ax2.set_ylabel("pass@k %")
+    ax2.set_ylim(0, 100)
+    ax2.grid(alpha=0.3)
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _table(rows: Sequence[tuple[str, Any]]) -> str:
+    return "<table>" + "".join(f"<tr><th>{_e(str(k))}</th><td>{_e(str(v))}</td></tr>" for k, v in rows) + "</table>"
+
+
+def _page(title: str, body: Sequence[str]) -> str:
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}"
+             "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}pre{white-space:pre-wrap;"
+             "background:#f6f6f6;padding:6px}")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{_e(title)}</title><style>{style}</style>"
+            "</head><body>" + "\n".join(body) + "</body></html>\n")
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _pct(v: Any) -> str:
+    return "n/a" if v is None or v != v else f"{100 * float(v):.2f}%"
+
+
+def _num(v: Any) -> str:
+    return "n/a" if v is None else f"{float(v):,.1f}"

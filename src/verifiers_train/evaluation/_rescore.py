@@ -1,0 +1,104 @@
+"""`verifiers-eval score`: rescore saved generations (no model), e.g. with another preset or a fixed scorer.
+
+Input rows need a ``response``. The reference comes from the row (``gold``, or ``tests`` for MBPP) or,
+when the row only has a ``problem_id``, from the dataset loaded with ``--data``. A run's own
+``samples.jsonl`` works as input, so a run can be rescored into a new folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from verifiers.datasets import Problem, load_problems, read_records
+from verifiers.errors import ConfigError, DataError
+from verifiers_train.evaluation._metrics import compute_metrics
+from verifiers_train.evaluation._rundir import RunDir
+from verifiers_train.evaluation._scoring import DATASETS, BackgroundScorer, ScoreJob
+
+_KEPT = ("problem_id", "sample_index", "seed", "prompt", "response", "gold", "response_tokens", "finish_reason",
+         "level")
+
+
+def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None = None, split: str = "test",
+               preset: str = "accuracy", template: str | None = None, out: str | None = None,
+               workers: int = 0, overwrite: bool = False, report: bool = True) -> tuple[Path, dict[str, Any]]:
+    """Score every response in a JSONL/JSON/parquet file and write a run folder.
+
+    Args:
+        path: file of rows with ``response`` and ``gold``/``tests`` or ``problem_id``.
+        dataset: which scorer to use (and which dataset ``problem_id`` refers to).
+        data: dataset file used to look up ``problem_id`` rows.
+        split: dataset split for the lookup.
+        preset: scorer preset.
+        template: template the responses were prompted with (for format compliance); default the dataset's.
+        out: output run folder; default ``<file stem>-scored`` next to the file.
+        workers: scoring processes (0: in this process's background thread).
+        overwrite: replace the files of an existing output folder instead of refusing.
+        report: also write ``report.html`` and plots.
+
+    Returns:
+        ``(run folder, metrics)``.
+
+    Raises:
+        DataError: unreadable file, a row without ``response``, or a reference that cannot be found.
+    """
+    from verifiers_train.templates import DEFAULT_TEMPLATE
+
+    if dataset not in DATASETS:
+        raise ConfigError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}")
+    rows = read_records(path)
+    if not rows:
+        raise DataError(f"{path} holds no rows")
+    template = template or DEFAULT_TEMPLATE.get(dataset, "plain")
+    problems: dict[str, Problem] = {}
+    if any("gold" not in r and "tests" not in r for r in rows):
+        problems = {p.id: p for p in load_problems(dataset, data, split=split)}
+    samples, jobs = [], []
+    counters: dict[str, int] = defaultdict(int)
+    for i, r in enumerate(rows):
+        if not isinstance(r.get("response"), str):
+            raise DataError(f"{path} row {i + 1}: no 'response' string; each row needs the model output")
+        pid = str(r.get("problem_id", f"row{i}"))
+        sample_index = int(r["sample_index"]) if "sample_index" in r else counters[pid]
+        counters[pid] += 1
+        problem = problems.get(pid)
+        if "gold" in r or "tests" in r:
+            gold, tests, setup = str(r.get("gold", "")), tuple(r.get("tests") or ()), str(r.get("setup_code", ""))
+        elif problem is not None:
+            gold, tests, setup = problem.gold, problem.tests, problem.setup_code
+        else:
+            raise DataError(f"{path} row {i + 1}: no 'gold'/'tests' and problem_id {pid!r} is not in {dataset} "
+                            f"({data or 'default source'}, split {split}); pass the right --data")
+        sample = {k: r[k] for k in _KEPT if k in r} | {"problem_id": pid, "sample_index": sample_index, "gold": gold}
+        if problem is not None and "level" in problem.meta:
+            sample.setdefault("level", problem.meta["level"])
+        samples.append(sample)
+        jobs.append(ScoreJob(r["response"], gold, tests, setup))
+    scorer = BackgroundScorer(dataset, preset, template, workers)
+    try:
+        scores = scorer.submit(jobs).result()
+    finally:
+        scorer.close()
+    for s, sc in zip(samples, scores, strict=True):
+        s.update(sc)
+    run = RunDir(out or Path(path).with_name(Path(path).stem + "-scored"))
+    if overwrite:
+        for f in (run.samples_path, run.metrics_path, run.config_path):
+            f.unlink(missing_ok=True)  # rescoring replaces the scores wholesale; nothing to keep
+    config = {"mode": "score", "source": str(Path(path).resolve()), "dataset": dataset, "data": data,
+              "split": split, "preset": preset, "template": template, "model": rows[0].get("model", "n/a")}
+    run.start(config, resume=False)
+    run.append_samples(samples)
+    from verifiers_train.evaluation._run import _accuracy_by, _safe_equivalence
+
+    metrics = compute_metrics(samples, equivalent=_safe_equivalence(dataset))
+    metrics["by_level"] = _accuracy_by(samples, "level")
+    run.write_metrics(metrics)
+    if report:
+        from verifiers_train.evaluation._report import write_report
+
+        write_report(run.path, config, metrics, samples)
+    return run.path, metrics

@@ -1,0 +1,192 @@
+"""Run options for ``verifiers-train run``: one name per option across flag, keyword and env variable.
+
+``batch_size`` is ``--batch-size`` on the command line, ``batch_size=`` in Python and ``BATCH_SIZE`` in
+the environment (the names the seed scripts use: MODEL, BATCH_SIZE, LR, ROLLOUTS, CLIP_LOW, CLIP_HIGH,
+TEMPERATURE, TOP_P, TOP_K, ...). Precedence, lowest first: option default, preset, environment,
+flag/keyword. `resolve` records where each value came from, and the dry run prints it, so a stray
+environment variable is visible.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, get_args, get_origin, get_type_hints
+
+from verifiers.errors import ConfigError
+from verifiers_train.presets import get_preset
+
+__all__ = ["ALGOS", "RunOptions", "env_name", "option_help", "resolve"]
+
+ALGOS = ("grpo", "ppo")
+
+
+def _opt(default: Any, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class RunOptions:
+    """Every knob of a verl run; see `option_help` for each one's meaning."""
+
+    algo: str = _opt("grpo", "grpo (group-relative advantages, no critic) or ppo (GAE with a critic)")
+    dataset: str = _opt("gsm8k", "dataset name (gsm8k, math, math500, mbpp, arith); picks data and template")
+    model: str | None = _opt(None, "actor model: local HF folder or hub name")
+    preset: str | None = _opt(None, "named configuration from verifiers_train.presets")
+    data: str | None = _opt(None, "folder with train.parquet/test.parquet; default RUN_DIR/data, "
+                                  "prepared automatically when missing")
+    out: str | None = _opt(None, "run directory; default runs/EXPERIMENT")
+    template: str | None = _opt(None, "prompt template used when data is prepared automatically")
+    gpus: int = _opt(1, "GPUs per node (trainer.n_gpus_per_node)")
+    nodes: int = _opt(1, "nodes of an existing Ray cluster (trainer.nnodes)")
+    tp: int = _opt(1, "vLLM rollout tensor-parallel size")
+    batch_size: int = _opt(64, "prompts per training step (data.train_batch_size)")
+    mini_batch_size: int = _opt(32, "prompts per PPO update (actor.ppo_mini_batch_size)")
+    micro_batch_size: int = _opt(4, "sequences per GPU per forward/backward (actor/critic)")
+    log_prob_micro_batch_size: int = _opt(8, "sequences per GPU when computing log-probs (rollout/ref)")
+    lr: float = _opt(1e-6, "actor learning rate")
+    critic_lr: float = _opt(1e-5, "critic learning rate (ppo)")
+    critic_model: str | None = _opt(None, "critic model (ppo); default: the actor model")
+    rollouts: int | None = _opt(None, "responses per prompt (rollout.n); default 8 for grpo, 1 for ppo")
+    temperature: float = _opt(1.0, "rollout sampling temperature")
+    top_p: float = _opt(1.0, "rollout nucleus sampling")
+    top_k: int = _opt(-1, "rollout top-k (-1: off)")
+    max_prompt_length: int = _opt(512, "prompt token limit (longer prompts are filtered)")
+    max_response_length: int = _opt(512, "response token limit")
+    gpu_memory_utilization: float = _opt(0.5, "fraction of GPU memory vLLM may take")
+    enforce_eager: bool = _opt(False, "vLLM eager mode (no CUDA graphs): slower, starts faster")
+    kl_loss: bool | None = _opt(None, "KL to the reference model as a loss term; default on for grpo")
+    kl_coef: float = _opt(0.001, "KL coefficient (loss or reward penalty)")
+    kl_loss_type: str = _opt("low_var_kl", "KL estimator for the loss (kl, abs, mse, low_var_kl)")
+    kl_in_reward: bool = _opt(False, "KL as a reward penalty (algorithm.use_kl_in_reward)")
+    clip_low: float = _opt(0.2, "PPO clip ratio below 1 (clip_ratio_low)")
+    clip_high: float = _opt(0.2, "PPO clip ratio above 1 (clip_ratio_high; DAPO uses 0.28)")
+    loss_agg_mode: str = _opt("token-mean", "loss aggregation (token-mean, seq-mean-token-sum, "
+                                            "seq-mean-token-mean, seq-mean-token-sum-norm)")
+    entropy_coeff: float = _opt(0.0, "entropy bonus coefficient")
+    dynamic_bsz: bool = _opt(False, "pack micro-batches by token count instead of sequence count")
+    max_tokens_per_gpu: int | None = _opt(None, "token budget per GPU with dynamic_bsz; default "
+                                                "2 x (prompt + response)")
+    param_offload: bool = _opt(False, "offload FSDP parameters to CPU (actor, ref, critic)")
+    optimizer_offload: bool = _opt(False, "offload optimizer state to CPU (actor, critic)")
+    gradient_checkpointing: bool = _opt(True, "activation checkpointing (actor, critic)")
+    lora_rank: int = _opt(0, "LoRA rank; 0 trains all weights")
+    lora_alpha: int = _opt(16, "LoRA alpha")
+    epochs: int = _opt(15, "passes over the training data")
+    total_steps: int | None = _opt(None, "stop after this many steps (overrides epochs)")
+    save_freq: int = _opt(-1, "save a checkpoint every N steps (-1: never)")
+    save_hf: bool = _opt(False, "also write HF weights in each checkpoint (no merge needed)")
+    test_freq: int = _opt(10, "validate every N steps (-1: never)")
+    val_before_train: bool = _opt(True, "validate once before the first step")
+    logger: str = _opt("console", "comma-separated trainer loggers (console, wandb, tensorboard, ...)")
+    project: str = _opt("verifiers", "trainer.project_name")
+    experiment: str | None = _opt(None, "trainer.experiment_name; default ALGO-DATASET-MODELNAME")
+    attn_implementation: str | None = _opt(None, "HF attention implementation (sdpa where flash-attn is "
+                                                 "missing); default: verl's")
+    remove_padding: bool = _opt(True, "verl's padding-free path (needs flash-attn; off with sdpa)")
+    torch_compile: bool = _opt(True, "torch.compile in actor/ref/critic")
+    reward_preset: str | None = _opt(None, "scorer preset passed as reward kwarg (accuracy, book, grail)")
+    reward_tags: str | None = _opt(None, "format tags passed as reward kwarg (grail, think)")
+    reward_workers: int | None = _opt(None, "reward worker actors (reward.num_workers); verl default 8")
+    agent_workers: int | None = _opt(None, "rollout agent-loop workers (rollout.agent.num_workers)")
+    dataloader_workers: int | None = _opt(None, "data.dataloader_num_workers")
+
+    def algo_default(self, name: str) -> Any:
+        """Value of an option whose default depends on the algorithm (rollouts, kl_loss, critic_model)."""
+        value = getattr(self, name)
+        if value is not None:
+            return value
+        if name == "rollouts":
+            return 8 if self.algo == "grpo" else 1
+        if name == "kl_loss":
+            return self.algo == "grpo"
+        if name == "critic_model":
+            return self.model
+        return None
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(RunOptions)}
+_TYPES = get_type_hints(RunOptions)
+
+
+def env_name(option: str) -> str:
+    """The environment variable for an option: its name upper-cased (``top_p`` -> ``TOP_P``)."""
+    return option.upper()
+
+
+def option_help(option: str) -> str:
+    """The help text of an option."""
+    return str(_FIELDS[option].metadata.get("help", ""))
+
+
+def base_type(option: str) -> type:
+    """The option's value type (``int`` for ``int | None``)."""
+    hint = _TYPES[option]
+    if get_origin(hint) is not None:
+        args = [a for a in get_args(hint) if a is not type(None)]
+        hint = args[0]
+    return hint  # type: ignore[no-any-return]
+
+
+def parse_value(option: str, raw: Any) -> Any:
+    """Convert a raw (string) value to the option's type; raise `ConfigError` naming the option."""
+    if raw is None:
+        return None
+    typ = base_type(option)
+    if isinstance(raw, typ) and not (typ is int and isinstance(raw, bool)):
+        return raw
+    text = str(raw).strip()
+    if text.lower() in ("none", "null", "") and _FIELDS[option].default is None:
+        return None
+    try:
+        if typ is bool:
+            low = text.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(text)
+        if typ is int:
+            return int(text)
+        if typ is float:
+            return float(text)
+        return text
+    except ValueError:
+        raise ConfigError(f"{option} ({env_name(option)} / --{option.replace('_', '-')}) expects "
+                          f"{typ.__name__}, got {raw!r}") from None
+
+
+def resolve(values: Mapping[str, Any] | None = None, *, env: Mapping[str, str] | None = None,
+            preset: str | None = None) -> tuple[RunOptions, dict[str, str]]:
+    """Combine default < preset < environment < ``values``; return the options and each one's origin.
+
+    Args:
+        values: explicit settings (flags or keywords); ``None`` entries count as unset.
+        env: environment to read (default ``os.environ``); only upper-cased option names are read.
+        preset: preset name; ``values["preset"]`` or the ``PRESET`` variable also select it.
+
+    Raises:
+        ConfigError: unknown option, unknown preset, or a value of the wrong type.
+    """
+    values = {k: v for k, v in (values or {}).items() if v is not None}
+    unknown = sorted(set(values) - set(_FIELDS))
+    if unknown:
+        raise ConfigError(f"unknown run options {unknown}; see `verifiers-train run --help`")
+    env = os.environ if env is None else env
+    chosen: dict[str, Any] = {}
+    origin: dict[str, str] = {name: "default" for name in _FIELDS}
+    preset = values.get("preset") or preset or env.get(env_name("preset")) or None
+    if preset:
+        for name, value in get_preset(preset).items():
+            chosen[name], origin[name] = value, f"preset {preset}"
+        chosen["preset"], origin["preset"] = preset, "flag" if values.get("preset") else "env/keyword"
+    for name in _FIELDS:
+        raw = env.get(env_name(name))
+        if raw is not None and raw != "" and name != "preset":
+            chosen[name], origin[name] = parse_value(name, raw), f"env {env_name(name)}"
+    for name, value in values.items():
+        if name != "preset":
+            chosen[name], origin[name] = parse_value(name, value), "flag"
+    return RunOptions(**chosen), origin

@@ -1,0 +1,246 @@
+"""Write a dataset as verl 0.9.1 parquet files (``train.parquet`` / ``test.parquet``).
+
+Row schema (what verl's ``RLHFDataset`` and reward managers read)::
+
+    data_source   str      picks the scorer in `verifiers_train.reward.compute_score`
+    prompt        list     chat messages from the template registry (`verifiers_train.templates`)
+    ability       str      "math" or "code"
+    reward_model  struct   {style: "rule", ground_truth: str}   (MBPP: JSON-encoded list of asserts)
+    extra_info    struct   {split, index, id, question, setup_code, level}
+
+Every file shares one column type per key (verl concatenates files and fails on mixed types), which is
+why MBPP's tests are JSON-encoded and every ``extra_info`` key is present in every row.
+
+Example:
+    >>> result = prepare("arith", "data/arith", limit=100)          # doctest: +SKIP
+    >>> result.files["train"].name
+    'train.parquet'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from verifiers.datasets import DATASETS, Problem, load_problems
+from verifiers.errors import ConfigError, DataError
+from verifiers_train.templates import DEFAULT_TEMPLATE, build_messages, get_template
+
+__all__ = ["ABILITIES", "DATA_SOURCES", "DEFAULT_SPLITS", "PrepareResult", "prepare", "prompt_length_fn",
+           "read_meta", "to_row"]
+
+# `data_source` written per dataset. GSM8K and MATH keep verl's own names so verl's built-in scorer
+# can be swapped in for comparison; `compute_score` accepts these and the short names.
+DATA_SOURCES: dict[str, str] = {
+    "gsm8k": "openai/gsm8k",
+    "math": "DigitalLearningGmbH/MATH-lighteval",
+    "math500": "HuggingFaceH4/MATH-500",
+    "mbpp": "mbpp",
+    "arith": "arith",
+}
+ABILITIES: dict[str, str] = {"gsm8k": "math", "math": "math", "math500": "math", "mbpp": "code", "arith": "math"}
+# Which splits each dataset writes by default (output name -> source split).
+DEFAULT_SPLITS: dict[str, dict[str, str]] = {
+    "gsm8k": {"train": "train", "test": "test"},
+    "math": {"train": "train", "test": "test"},
+    "math500": {"test": "test"},
+    "mbpp": {"train": "train", "test": "test"},
+    "arith": {"train": "train", "test": "test"},
+}
+DEFAULT_MAX_PROMPT_LENGTH = 1024
+# Without a tokenizer, prompt tokens are estimated from characters. English BPE averages ~4 chars per
+# token; 3 over-estimates on purpose so a kept prompt is very unlikely to be too long for verl.
+CHARS_PER_TOKEN_ESTIMATE = 3.0
+# Per-message chat-template overhead in tokens (role markers, separators), for the estimate.
+TEMPLATE_TOKENS_PER_MESSAGE = 6
+META_FILE = "prepare_meta.json"
+
+
+@dataclass(frozen=True)
+class PrepareResult:
+    """What `prepare` wrote.
+
+    Attributes:
+        files: split name -> parquet path.
+        rows: split name -> rows written.
+        overlong: split name -> prompts dropped for exceeding ``max_prompt_length``.
+        overlap: test questions removed from train (same question text in both).
+        length_measure: how prompt length was measured (tokenizer name or the character estimate).
+    """
+
+    files: dict[str, Path]
+    rows: dict[str, int]
+    overlong: dict[str, int]
+    overlap: int
+    length_measure: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def prompt_length_fn(tokenizer: str | None) -> tuple[Callable[[list[dict[str, str]]], int], str]:
+    """A function measuring a chat prompt's length in tokens, and a label saying how it measures.
+
+    Args:
+        tokenizer: a local tokenizer/model folder or hub name; ``None`` for the character estimate.
+    """
+    if tokenizer is None:
+        def estimate(messages: list[dict[str, str]]) -> int:
+            chars = sum(len(m["content"]) for m in messages)
+            return math.ceil(chars / CHARS_PER_TOKEN_ESTIMATE) + TEMPLATE_TOKENS_PER_MESSAGE * len(messages)
+
+        return estimate, f"character estimate (chars/{CHARS_PER_TOKEN_ESTIMATE:g} + template overhead)"
+    try:
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained(tokenizer)
+    except Exception as e:  # missing folder, no network for a hub name, broken files
+        raise ConfigError(f"could not load tokenizer {tokenizer!r} ({type(e).__name__}: {e}); pass a local "
+                          "model folder, or omit --tokenizer to use the character estimate") from e
+
+    def count(messages: list[dict[str, str]]) -> int:
+        if getattr(tok, "chat_template", None):
+            ids = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+            if isinstance(ids, dict) or hasattr(ids, "keys"):  # transformers 5 may return a BatchEncoding
+                ids = ids["input_ids"]
+            return len(ids)
+        return len(tok("\n".join(m["content"] for m in messages), add_special_tokens=True)["input_ids"])
+
+    return count, f"tokenizer {tokenizer}"
+
+
+def to_row(problem: Problem, dataset: str, split: str, index: int, messages: list[dict[str, str]],
+           data_source: str) -> dict[str, Any]:
+    """One verl parquet row for ``problem``."""
+    ground_truth = json.dumps(list(problem.tests)) if dataset == "mbpp" else problem.gold
+    return {
+        "data_source": data_source,
+        "prompt": messages,
+        "ability": ABILITIES[dataset],
+        "reward_model": {"style": "rule", "ground_truth": ground_truth},
+        "extra_info": {
+            "split": split,
+            "index": index,
+            "id": problem.id,
+            "question": problem.question,
+            "setup_code": problem.setup_code,
+            "level": str(problem.meta.get("level", "")),
+        },
+    }
+
+
+def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = None,
+            test_source: str | None = None, splits: dict[str, str] | None = None,
+            template: str | None = None, system_prompt: str | None = None,
+            max_prompt_length: int = DEFAULT_MAX_PROMPT_LENGTH, tokenizer: str | None = None,
+            limit: int | None = None, data_source: str | None = None,
+            echo: Callable[[str], None] | None = print) -> PrepareResult:
+    """Load a dataset and write verl parquet files into ``out``.
+
+    Args:
+        dataset: one of `verifiers.datasets.DATASETS`.
+        out: output folder (created).
+        source: local file/folder or hub name (see `load_problems`); ``None``: ``VERIFIERS_DATA_DIR`` or hub.
+        test_source: a separate source for the test split (e.g. ``math500.jsonl`` next to MATH's train).
+        splits: output split -> source split; default `DEFAULT_SPLITS[dataset]`.
+        template: prompt template name; default `DEFAULT_TEMPLATE[dataset]`.
+        system_prompt: replaces the template's system prompt.
+        max_prompt_length: prompts longer than this many tokens are dropped (and counted).
+        tokenizer: tokenizer to measure prompts with; ``None`` uses a conservative character estimate.
+        limit: keep at most this many problems per split (before filtering).
+        data_source: overrides the ``data_source`` column (default `DATA_SOURCES[dataset]`).
+        echo: where progress lines go; ``None`` for silence.
+
+    Returns:
+        A `PrepareResult` with paths and counts.
+
+    Raises:
+        DataError: unknown dataset, missing source, or a split that ends up empty.
+        ConfigError: unknown template, bad tokenizer, non-positive ``max_prompt_length``.
+    """
+    if dataset not in DATASETS:
+        raise DataError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}")
+    if max_prompt_length <= 0:
+        raise ConfigError(f"max_prompt_length must be positive, got {max_prompt_length}")
+    template = template or DEFAULT_TEMPLATE.get(dataset, "plain")
+    get_template(template)  # fail on a bad name before loading anything
+    splits = dict(splits or DEFAULT_SPLITS[dataset])
+    source_name = data_source or DATA_SOURCES[dataset]
+    measure, measure_label = prompt_length_fn(tokenizer)
+    say = echo or (lambda _msg: None)
+
+    loaded: dict[str, list[Problem]] = {}
+    for name, src_split in splits.items():
+        src = test_source if (name == "test" and test_source is not None) else source
+        loaded[name] = load_problems(dataset, src, split=src_split, limit=limit)
+        if not loaded[name]:
+            raise DataError(f"{dataset} split {src_split!r} from {src or 'the default source'} has no problems")
+
+    overlap = 0
+    if "train" in loaded and "test" in loaded:
+        # Same question in train and test would inflate validation; drop it from train.
+        test_questions = {p.question.strip() for p in loaded["test"]}
+        kept = [p for p in loaded["train"] if p.question.strip() not in test_questions]
+        overlap = len(loaded["train"]) - len(kept)
+        loaded["train"] = kept
+
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Path] = {}
+    rows_written: dict[str, int] = {}
+    overlong: dict[str, int] = {}
+    for name, problems in loaded.items():
+        rows = []
+        dropped = 0
+        for index, problem in enumerate(_progress(problems, f"{name}: measuring prompts", tokenizer is not None)):
+            messages = build_messages(problem, template, system_prompt)
+            if measure(messages) > max_prompt_length:
+                dropped += 1
+                continue
+            rows.append(to_row(problem, dataset, name, index, messages, source_name))
+        if not rows:
+            raise DataError(f"every {name} prompt is longer than max_prompt_length={max_prompt_length} "
+                            f"({measure_label}); raise --max-prompt-length")
+        path = out_dir / f"{name}.parquet"
+        _write_parquet(rows, path)
+        files[name], rows_written[name], overlong[name] = path, len(rows), dropped
+        say(f"{name}: wrote {len(rows)} rows to {path}; dropped {dropped} prompts longer than "
+            f"{max_prompt_length} tokens ({measure_label})")
+    if overlap:
+        say(f"train: removed {overlap} problems whose question also appears in test")
+
+    meta = {"dataset": dataset, "data_source": source_name, "template": template,
+            "system_prompt": system_prompt, "max_prompt_length": max_prompt_length,
+            "length_measure": measure_label, "source": source, "test_source": test_source,
+            "splits": splits, "rows": rows_written, "overlong": overlong, "overlap_removed": overlap,
+            "limit": limit}
+    (out_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return PrepareResult(files, rows_written, overlong, overlap, measure_label, meta)
+
+
+def read_meta(data_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The metadata `prepare` left in ``data_dir``, or ``None`` if it was not made by `prepare`."""
+    path = Path(data_dir) / META_FILE
+    if not path.is_file():
+        return None
+    return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _progress(items: Sequence[Problem], label: str, show: bool) -> Any:
+    if not show or len(items) < 500:
+        return items
+    from rich.progress import track
+
+    return track(items, description=label)
+
+
+def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = path.with_suffix(".parquet.tmp")
+    pq.write_table(pa.Table.from_pylist(rows), tmp)
+    tmp.replace(path)  # never leave a half-written file where verl would read it

@@ -1,0 +1,246 @@
+"""verl 0.9.1 reward function: ``compute_score`` dispatching to the GSM8K, MATH and MBPP scorers.
+
+Register it with verl (``reward.*`` keys; the top-level ``custom_reward_function`` is ignored by 0.9.1)::
+
+    reward.custom_reward_function.path=pkg://verifiers_train.reward
+    reward.custom_reward_function.name=compute_score
+    +reward.custom_reward_function.reward_kwargs.preset=book          # optional
+
+The returned dict always has the same keys (`result_keys`): verl turns them into per-sample arrays, and
+``pred`` enables its maj@N validation metric. A failure inside scoring never raises into verl: the
+sample gets score 0 with ``error=1`` and the traceback is logged (rate-limited). No signals are used,
+so it runs in Ray workers and executor threads.
+
+Example:
+    >>> compute_score("openai/gsm8k", "... #### 18", "18")["acc"]
+    1.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import logging
+import threading
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from verifiers._rewards import Tags
+from verifiers.errors import ConfigError
+
+__all__ = ["CORE_KEYS", "TAG_PRESETS", "TASKS", "check_reward_kwargs", "compute_score", "result_keys",
+           "task_for"]
+
+logger = logging.getLogger(__name__)
+
+# data_source -> scorer module. Short names plus the hub names verl's own examples write.
+TASKS: dict[str, str] = {
+    "gsm8k": "gsm8k", "openai/gsm8k": "gsm8k", "arith": "gsm8k",
+    "math": "math", "math500": "math", "lighteval/MATH": "math",
+    "DigitalLearningGmbH/MATH-lighteval": "math", "HuggingFaceH4/MATH-500": "math",
+    "mbpp": "mbpp", "google-research-datasets/mbpp": "mbpp", "Muennighoff/mbpp": "mbpp",
+}
+# Keys present in every result, before the reward parts.
+CORE_KEYS: tuple[str, ...] = ("score", "acc", "pred", "no_answer", "timeout", "error")
+# Named tag sets for the ``tags`` reward kwarg (a mapping of `Tags` fields also works).
+TAG_PRESETS: dict[str, Tags] = {
+    "grail": Tags(),
+    "think": Tags("<think>", "</think>", "<answer>", "</answer>"),
+}
+# Keyword names compute_score accepts through verl's reward_kwargs.
+_KWARGS = ("preset", "weights", "tags", "task", "timeout")
+# Log the first few scoring failures per process in full, then one in _LOG_EVERY.
+_LOG_FIRST, _LOG_EVERY = 5, 1000
+_errors = 0
+_errors_lock = threading.Lock()
+
+
+def task_for(data_source: str) -> str | None:
+    """The scorer name (``gsm8k``/``math``/``mbpp``) for a ``data_source``, or ``None`` if unknown."""
+    if data_source in TASKS:
+        return TASKS[data_source]
+    low = data_source.lower()
+    for key in ("gsm8k", "arith", "math", "mbpp"):
+        if key in low:
+            return TASKS[key]
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """OmegaConf containers (what verl passes from Hydra) -> plain Python."""
+    if hasattr(value, "items") and not isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple) or type(value).__name__ == "ListConfig":
+        return [_plain(v) for v in value]
+    return value
+
+
+def _freeze(value: Any) -> Any:
+    value = _plain(value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _tags(spec: Any) -> Tags:
+    if isinstance(spec, Tags):
+        return spec
+    if isinstance(spec, str):
+        if spec not in TAG_PRESETS:
+            raise ConfigError(f"unknown tags {spec!r}; use one of {', '.join(TAG_PRESETS)} or a mapping of "
+                              f"{[f.name for f in dataclasses.fields(Tags)]}")
+        return TAG_PRESETS[spec]
+    if isinstance(spec, tuple):  # frozen mapping
+        spec = dict(spec)
+    try:
+        return Tags(**spec)
+    except TypeError as e:
+        raise ConfigError(f"bad tags {spec!r}: {e}") from e
+
+
+@lru_cache(maxsize=64)
+def _config(task: str, frozen_kwargs: tuple[tuple[str, Any], ...]) -> Any:
+    """The scorer module's ``Config`` for these kwargs (cached: configs are frozen and hashable)."""
+    module = importlib.import_module(f"verifiers.{task}")
+    kwargs = dict(frozen_kwargs)
+    cls = getattr(module, "Config", None)
+    if cls is None:
+        return None
+    names = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    values: dict[str, Any] = {}
+    if kwargs.get("preset") is not None:
+        values["preset"] = kwargs["preset"]
+    if kwargs.get("tags") is not None and "tags" in names:
+        values["tags"] = _tags(kwargs["tags"])
+    if kwargs.get("weights") is not None:
+        if "weights" not in names:
+            raise ConfigError(f"verifiers.{task}.Config has no weights field; drop the weights reward kwarg")
+        values["weights"] = dict(kwargs["weights"])
+    if kwargs.get("timeout") is not None and "timeout" in names:
+        values["timeout"] = float(kwargs["timeout"])
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"bad reward kwargs for {task} ({', '.join(map(str, values))}): {e}") from e
+
+
+def _part_names(config: Any) -> tuple[str, ...]:
+    weights = getattr(config, "weights", None)
+    if isinstance(weights, Mapping):
+        return tuple(str(k) for k in weights)
+    return ()
+
+
+@lru_cache(maxsize=64)
+def _keys(frozen_kwargs: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+    parts: list[str] = []
+    for task in ("gsm8k", "math", "mbpp"):
+        try:
+            config = _config(task, frozen_kwargs)
+        except Exception:  # a scorer that cannot build this config contributes no part names
+            continue
+        parts.extend(p for p in _part_names(config) if p not in parts)
+    return CORE_KEYS + tuple(f"part_{p}" for p in parts if f"part_{p}" not in CORE_KEYS)
+
+
+def result_keys(**reward_kwargs: Any) -> tuple[str, ...]:
+    """The keys every `compute_score` result has for these reward kwargs (core keys + ``part_<name>``)."""
+    return _keys(_freeze({k: v for k, v in reward_kwargs.items() if k in _KWARGS}))
+
+
+def check_reward_kwargs(**reward_kwargs: Any) -> None:
+    """Raise `ConfigError` now for reward kwargs `compute_score` would reject on every sample.
+
+    Used by ``verifiers-train run`` before launching, so a typo fails in seconds, not as a run of zeros.
+    """
+    unknown = sorted(set(reward_kwargs) - set(_KWARGS))
+    if unknown:
+        raise ConfigError(f"unknown reward kwargs {unknown}; known: {', '.join(_KWARGS)}")
+    frozen = _freeze(reward_kwargs)
+    task = reward_kwargs.get("task")
+    tasks = [TASKS.get(task, task)] if task else ["gsm8k", "math", "mbpp"]
+    for t in tasks:
+        if t not in ("gsm8k", "math", "mbpp"):
+            raise ConfigError(f"unknown reward task {task!r}; use gsm8k, math or mbpp")
+        _config(t, frozen)
+
+
+def _empty(keys: tuple[str, ...]) -> dict[str, Any]:
+    return {k: ("" if k == "pred" else 0.0) for k in keys}
+
+
+def _note_error(data_source: str, exc: BaseException) -> None:
+    global _errors
+    with _errors_lock:
+        _errors += 1
+        n = _errors
+    if n <= _LOG_FIRST or n % _LOG_EVERY == 0:
+        logger.error("verifiers reward failed on a %s sample (%d failures so far in this process): %s",
+                     data_source, n, exc, exc_info=exc)
+
+
+def _tests(ground_truth: Any) -> list[str]:
+    if isinstance(ground_truth, str):
+        decoded = json.loads(ground_truth)
+        return [str(t) for t in (decoded if isinstance(decoded, list) else [decoded])]
+    return [str(t) for t in ground_truth]
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Mapping[str, Any] | None = None,
+                  **kwargs: Any) -> dict[str, Any]:
+    """Score one response for verl; never raises.
+
+    Args:
+        data_source: the row's ``data_source`` (see `TASKS`; names containing gsm8k/math/mbpp also work).
+        solution_str: the decoded response (verl passes the response only, not the prompt).
+        ground_truth: the gold answer; for MBPP a JSON-encoded list of assert statements.
+        extra_info: the row's ``extra_info``; MBPP reads ``setup_code``. Read, never modified.
+        **kwargs: reward kwargs: ``preset``, ``weights`` (part -> weight), ``tags`` (``grail``/``think`` or a
+            mapping), ``timeout`` (MBPP seconds), ``task`` (force a scorer); other keys verl adds are ignored.
+
+    Returns:
+        ``score`` (the reward), ``acc`` (1.0 if correct), ``pred`` (extracted answer, ``""`` if none),
+        ``no_answer``/``timeout``/``error`` flags (0/1), and ``part_<name>`` for each reward part.
+    """
+    ours = {k: v for k, v in kwargs.items() if k in _KWARGS and v is not None}
+    frozen = _freeze(ours)
+    try:
+        keys = _keys(frozen)
+    except Exception as exc:  # pragma: no cover - only if even the core keys fail
+        _note_error(data_source, exc)
+        keys = CORE_KEYS
+    result = _empty(keys)
+    try:
+        task = ours.get("task") or task_for(str(data_source))
+        task = TASKS.get(task, task) if task else None
+        if task not in ("gsm8k", "math", "mbpp"):
+            raise ConfigError(f"no verifiers scorer for data_source {data_source!r}; known: {', '.join(TASKS)}")
+        config = _config(task, frozen)
+        module = importlib.import_module(f"verifiers.{task}")
+        text = solution_str if isinstance(solution_str, str) else str(solution_str)
+        if task == "mbpp":
+            setup = str((extra_info or {}).get("setup_code") or "")
+            s = module.score(text, _tests(ground_truth), setup_code=setup, config=config)
+        else:
+            s = module.score(text, str(ground_truth), config=config)
+    except Exception as exc:  # a bad sample is data, not a crash: flag it and keep the batch going
+        _note_error(str(data_source), exc)
+        result["error"] = 1.0
+        return result
+    result["score"] = float(s.reward)
+    result["acc"] = 1.0 if s.correct else 0.0
+    result["pred"] = "" if s.extracted is None else str(s.extracted)
+    result["no_answer"] = 1.0 if s.status == "no_answer" else 0.0
+    result["timeout"] = 1.0 if s.status == "timeout" else 0.0
+    result["error"] = 1.0 if s.status in ("error", "gold_unparseable") else 0.0
+    for name, value in s.parts.items():
+        key = f"part_{name}"
+        if key in result:  # only declared parts: the key set must not vary between samples
+            result[key] = float(value)
+    return result
