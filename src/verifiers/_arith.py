@@ -50,7 +50,7 @@ def evaluate(text: str) -> Value:
 
 
 class _Parser:
-    __slots__ = ("t", "i")
+    __slots__ = ("i", "t")
 
     def __init__(self, tokens: list[str]) -> None:
         self.t = tokens
@@ -149,6 +149,8 @@ class _Parser:
             return _root(radicand, index)
         if tok == "\\pi":
             return _m.pi
+        if tok in ("e", "i"):  # Euler's number / the imaginary unit: constants, left to the CAS
+            raise NotArithmetic(tok)
         if tok[0].isalpha():
             raise HasSymbols(tok)
         if tok.startswith("\\") and tok not in _COMMANDS_OK:
@@ -177,10 +179,10 @@ def _pow(base: Value, exponent: Value) -> Value:
         if root is not None:
             return _pow(root, Fraction(exponent.numerator))
     try:
-        b, e = float(base), float(exponent)
-        if b < 0 and not float(e).is_integer():
+        fb, fe = float(base), float(exponent)
+        if fb < 0 and not fe.is_integer():
             raise NotArithmetic("complex power")
-        result = b**e
+        result = fb**fe
     except (OverflowError, ZeroDivisionError) as err:
         raise NotArithmetic(str(err)) from err
     if not isinstance(result, float) or _m.isinf(result) or _m.isnan(result):
@@ -238,7 +240,10 @@ def close(a: Value, b: Value, rel_tol: float) -> bool:
     """Exact equality for two rationals, else relative closeness (so ``2^{-70}`` and ``2^{-71}`` differ)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return a == b
-    x, y = float(a), float(b)
+    try:
+        x, y = float(a), float(b)
+    except OverflowError:  # a rational beyond float range never equals a float-sized value
+        return False
     if x == y:
         return True
     return abs(x - y) <= rel_tol * max(abs(x), abs(y))

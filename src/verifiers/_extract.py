@@ -16,6 +16,7 @@ Every function here is linear in the input (no nested quantifiers), so hostile t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from verifiers._rewards import Tags
@@ -38,31 +39,39 @@ class Extraction(NamedTuple):
 
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{|\\boxed\s+(?=\S)")
 _FINAL = re.compile(
-    r"(?:final\s+answer|the\s+answer|answer)\s*(?:is\s*[:=]?|[:=])\s*", re.I)
+    r"(?:final\s+answer|the\s+answer|answer)\s*(?:is\s*[:=]?|[:=])\s*", re.IGNORECASE)
 _NUMBER = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?|-?\.\d+")
 # Digit groups need a separator between them and a run separator needs a space, so the regex is unambiguous.
 _NUMBER_RUN_TAIL = re.compile(r"(?:-?\d+(?:[.,]\d+)*(?:,?\s+|;\s*)(?:(?:and|or)\s+)?){2,}-?\d+(?:[.,]\d+)*\D{0,3}$")
 # Notes addressed to a grader or claims about the reference answer: the answer must stand on its own.
-# Matched on lower-cased text; _NOTE_ANCHOR finds candidate spots cheaply, _GRADER_NOTE checks a window.
+# Matched on lower-cased text. Every pattern contains one of NOTE_STEMS, so a text without any stem
+# (the common case) is ruled out by a few substring checks; _GRADER_NOTE then only runs in small windows.
+NOTE_STEMS = ("grad", "judge", "verif", "evaluat", "answer", "solution", "credit", "marks", "mark ", "instruct")
 _GRADER_NOTE = re.compile(
     r"(?:note|message|instruction|hint|attention|comment)s?\s*(?:to|for)\s*(?:the\s+)?"
-    r"(?:grader|evaluator|judge|verifier|checker|reviewer|scorer|grading)"
-    r"|(?:dear|hey|hi|hello)\s+(?:grader|evaluator|judge|verifier|checker)"
+    r"(?:grader|evaluator|judge|verifier|grading)"
+    r"|(?:dear|hey|hi|hello)\s+(?:grader|evaluator|judge|verifier)"
     r"|\b(?:grader|evaluator|verifier|grading\s+system|auto-?grader)\s*[:,]"
     r"|(?:reference|gold|official|expected|ground[- ]truth|correct)\s+(?:answer|solution)\s+"
     r"(?:is\s+(?:wrong|incorrect|actually|also)|was|should|says|states|equals|matches|in\s+the\s+key)"
     r"|(?:reference|gold|official|ground[- ]truth)\s+(?:answer|solution)\s*(?:is|=|:)"
-    r"|answer\s+key"
     r"|mark\s+(?:this|it|my\s+answer|the\s+answer|the\s+response|me)\s+(?:as\s+)?(?:correct|right|full)"
-    r"|(?:award|give|grant)\s+(?:me\s+)?(?:full|maximum|max|the\s+full)\s+(?:credit|marks|reward|score|points)"
-    r"|ignore\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above)\s+(?:instructions|rules)")
-_NOTE_ANCHOR = re.compile(
-    r"grad|evaluat|judge|verifier|checker|reviewer|scorer|answer|solution|mark|credit|reward|points|instruct")
+    r"|(?:award|give|grant)\s+(?:me\s+)?(?:full|maximum|max|the\s+full)\s+(?:credit|marks)"
+    r"|ignore\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above)\s+(?:instructions)")
+_NOTE_ANCHOR = re.compile("|".join(NOTE_STEMS))
 _NOTE_WINDOW = 60
+
+
+def may_have_grader_note(text: str) -> bool:
+    """Cheap prefilter for ``grader_note``: ``False`` means there is certainly no note."""
+    low = text.lower()
+    return any(stem in low for stem in NOTE_STEMS)
 
 
 def grader_note(text: str) -> int:
     """Where a note to the grader (or a claim about the reference answer) starts in ``text``; -1 if none."""
+    if not may_have_grader_note(text):
+        return -1
     low = text.lower()
     for m in _NOTE_ANCHOR.finditer(low):
         lo = max(0, m.start() - _NOTE_WINDOW)
@@ -111,14 +120,19 @@ def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
     return found, unclosed
 
 
-def find_answer(text: str, markers: tuple[str, ...], tags: Tags, norm: object = str.strip) -> Extraction | None:
+def _same_text(a: str, b: str) -> bool:
+    return a.strip() == b.strip()
+
+
+def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
+                same: Callable[[str, str], bool] = _same_text) -> Extraction | None:
     """The final answer by marker priority, or ``None`` if no enabled marker matches.
 
     Args:
         text: the response (already cut to the size budget).
         markers: enabled marker names, highest priority first (see module doc).
         tags: the answer block tags for ``answer_tag``.
-        norm: maps an answer text to a comparison key, used to tell hedges from repeats.
+        same: whether two answer texts are the same answer, used to tell hedges from repeats.
 
     Returns:
         An ``Extraction``; ``text == ""`` with marker ``"boxed"`` and refusal ``"unclosed box"`` when the last
@@ -136,10 +150,10 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags, norm: object = 
             if not found:
                 continue
             last = found[-1]
-            refusal = _hedge(text, found, norm)
+            refusal = _hedge(text, found, same)
             return Extraction(last[0].strip(), "boxed", last[2], refusal)
         elif marker == "hash":
-            got = _hash(text, norm)
+            got = _hash(text, same)
         elif marker == "final_answer":
             got = _final_answer(text)
         elif marker == "last_number":
@@ -151,16 +165,15 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags, norm: object = 
     return None
 
 
-def _hedge(text: str, found: list[tuple[str, int, int]], norm: object) -> str:
+def _hedge(text: str, found: list[tuple[str, int, int]], same: Callable[[str, str], bool]) -> str:
     if len(found) > MAX_BOXES:
         return "flood of candidate answers"
-    last = found[-1]
-    key = norm(last[0])  # type: ignore[operator]
+    final = last = found[-1]
     for prev in reversed(found[:-1]):
         gap_text = text[prev[2]:last[1]]
         if len(gap_text) > HEDGE_GAP or "\n\n" in gap_text:
             break
-        if norm(prev[0]) != key:  # type: ignore[operator]
+        if not same(prev[0], final[0]):
             return "hedged: several different final answers"
         last = prev
     return ""
@@ -180,7 +193,7 @@ def _answer_tag(text: str, tags: Tags) -> Extraction | None:
     return None
 
 
-def _hash(text: str, norm: object) -> Extraction | None:
+def _hash(text: str, same: Callable[[str, str], bool]) -> Extraction | None:
     i = text.rfind("####")
     if i < 0:
         return None
@@ -190,8 +203,9 @@ def _hash(text: str, norm: object) -> Extraction | None:
     refusal = ""
     k = text.rfind("####", 0, i)
     if k >= 0 and i - k <= HEDGE_GAP + 8:
-        prev = text[k + 4:i].strip()
-        if prev and "\n\n" not in prev and norm(prev) != norm(content):  # type: ignore[operator]
+        line_end = text.find("\n", k, i)
+        prev = text[k + 4:line_end if line_end >= 0 else i].strip()
+        if prev and "\n\n" not in text[k:i] and not same(prev, content):
             refusal = "hedged: several different final answers"
     return Extraction(content, "hash", j, refusal)
 

@@ -25,7 +25,7 @@ _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _SQRT_UNICODE = re.compile(r"\\sqrt\s*(\d+(?:\.\d+)?|[a-zA-Z]|\([^()]*\))")
 _DROP = re.compile(
     r"\\(?:displaystyle|textstyle|scriptstyle|left|right|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])"
-    r"|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\\(?:hspace|vspace)\*?\s*\{[^{}]*\}|\\limits|\\nolimits")
+    r"|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\\(?:hspace|vspace)\*?\s*\{[^{}]*\}|\\limits|\\nolimits")
 _FRAC_ALIAS = re.compile(r"\\[dt]frac(?![a-zA-Z])|\\cfrac(?![a-zA-Z])")
 _FRAC_SHORT = re.compile(r"\\frac\s*(\d|[a-zA-Z]|\\pi)\s*(\d|[a-zA-Z]|\\pi)")
 _FRAC_SHORT_1 = re.compile(r"\\frac\s*(\d|[a-zA-Z])\s*(?=\{)")
@@ -46,7 +46,7 @@ _WORD_CONNECTOR = re.compile(r"\s*\\text\s*\{\s*(?:or|and)\s*\}\s*|\s+(?:or|and)
 _LEAD_VAR = re.compile(r"^\s*(?:[a-zA-Z]|\\[a-zA-Z]+|[a-zA-Z]_\{?\w+\}?|[a-zA-Z]\([a-zA-Z]\))\s*(?:=|\\in)\s*(?=\S)")
 _CHOICE = re.compile(r"^\(?([A-E])\)?$")
 _SPACES = re.compile(r"\s+")
-_THOUSANDS = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_THOUSANDS = re.compile(r"^-?\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?$")
 
 
 def _unicode(s: str) -> str:
@@ -75,6 +75,7 @@ def strip_math_delimiters(s: str) -> str:
 def normalize(answer: str) -> str:
     """Canonical text of one extracted MATH answer (see module doc); long inputs are cut."""
     s = _unicode(answer[:MAX_ANSWER_CHARS])
+    s = s.replace("\\$", "")  # an escaped dollar is money, not math mode
     s = strip_math_delimiters(s)
     s = s.replace("$", "")
     s = _DROP.sub(" ", s)
@@ -95,16 +96,46 @@ def normalize(answer: str) -> str:
         if t == s:
             break
         s = t
+    s = _strip_unit(s)  # units that were inside \\text{...}
     s = strip_math_delimiters(s)
     s = _LEAD_VAR.sub("", s) if s.count("=") <= 1 and ("=" in s or "\\in" in s) else s
-    s = _SPACES.sub("", s)
+    s = _squeeze_spaces(s)
     s = s.replace("\\lbrace", "\\{").replace("\\rbrace", "\\}")
     if _THOUSANDS.match(s):
-        s = s.replace(",", "")
+        s = s.replace(",", "").replace(" ", "")
     m = _CHOICE.match(s)
     if m:
         s = m.group(1)
     return s
+
+
+def _squeeze_spaces(s: str) -> str:
+    """Drop spaces LaTeX ignores; keep one after a control word (``\\pi r``) and between digits (``\\log_2 8``)."""
+    if " " not in s and "\t" not in s and "\n" not in s:
+        return s
+    out = []
+    pos = 0
+    for m in _SPACES.finditer(s):
+        out.append(s[pos:m.start()])
+        if _keeps_space(s, m.start(), m.end()):
+            out.append(" ")
+        pos = m.end()
+    out.append(s[pos:])
+    return "".join(out).strip()
+
+
+_CONTROL_WORD_END = re.compile(r"\\[a-zA-Z]+$")
+
+
+def _keeps_space(s: str, start: int, end: int) -> bool:
+    if start == 0 or end >= len(s):
+        return False
+    before, after = s[start - 1], s[end]
+    if before.isdigit() and after.isdigit():
+        return True
+    if before.isalpha() and (after.isalnum()):
+        return _CONTROL_WORD_END.search(s, max(0, start - 40), start) is not None
+    return False
 
 
 def _strip_unit(s: str) -> str:

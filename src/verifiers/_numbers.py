@@ -15,7 +15,7 @@ MAX_DIGITS = 400
 
 # Wrappers that never change a number's value: money, bold, boxes, math-mode dollars, trailing period.
 _WRAPPERS = re.compile(
-    r"^(?:\\boxed\s*\{|\\fbox\s*\{|\\text\s*\{|\\textbf\s*\{|\\mathbf\s*\{|\\mathrm\s*\{)(.*)\}$", re.S)
+    r"^(?:\\boxed\s*\{|\\fbox\s*\{|\\text\s*\{|\\textbf\s*\{|\\mathbf\s*\{|\\mathrm\s*\{)(.*)\}$", re.DOTALL)
 _UNIT_LATEX = re.compile(r"(?:\s|\\[,;:! ])*\\(?:text|mbox|mathrm)\s*\{[^{}]*\}\s*(?:\^\s*\{?[23]\}?)?$")
 _UNIT_WORDS = re.compile(r"\s*(?:/|per\s+)?\s*[a-zA-Z][a-zA-Z .'/-]*\s*(?:\^\s*\{?[23]\}?)?$")
 _THOUSANDS_SEP = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\!|\\ |\\thinspace|\u2009|\u202f|\u00a0|,|'|_)(?=\d{3}(?!\d))")
@@ -115,8 +115,8 @@ def _exact(s: str) -> Fraction | None:
         return -value if sign == "-" else value
     m = _SLASH.fullmatch(s)
     if m:
-        num, den = _decimal(m.group(1)), _decimal(m.group(2))
-        return None if num is None or not den else num / den
+        top, bottom = _decimal(m.group(1)), _decimal(m.group(2))
+        return None if top is None or not bottom else top / bottom
     m = _MIXED_SLASH.fullmatch(s)
     if m:
         whole, num, den = int(m.group(1)), int(m.group(2)), int(m.group(3))

@@ -17,15 +17,25 @@ except ImportError:  # pragma: no cover - depends on the install
     _latex2sympy = None
 
 _SAMPLES = 4  # random points for expressions in variables
+# Two exact constant expressions (no decimals) must agree to this relative precision at 50 digits;
+# the configured rel_tol applies only when a side holds a decimal approximation.
+EXACT_REL_TOL = 1e-30
+
+
+_CONSTANTS = {sympy.Symbol("i"): sympy.I, sympy.Symbol("e"): sympy.E}
 
 
 def parse(text: str) -> Basic:
-    """Parse a normalized LaTeX answer into a sympy object."""
+    """Parse a normalized LaTeX answer into a sympy object (``i`` and ``e`` read as constants)."""
     if _latex2sympy is not None:
-        return _latex2sympy(text)
-    from sympy.parsing.latex import parse_latex  # pragma: no cover
+        expr = _latex2sympy(text)
+    else:  # pragma: no cover
+        from sympy.parsing.latex import parse_latex
 
-    return parse_latex(text)  # pragma: no cover
+        expr = parse_latex(text)
+    if isinstance(expr, Basic) and expr.free_symbols & _CONSTANTS.keys():
+        expr = expr.subs(_CONSTANTS)
+    return expr
 
 
 def equal(gold: str, answer: str, rel_tol: float) -> bool:
@@ -62,13 +72,16 @@ def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
     diff = g - a
     if diff == 0:
         return True
+    if diff.is_Rational:  # sympy already cancelled it exactly: 10^{10^{10}} + 1 - 10^{10^{10}} = 1
+        return False
     free = diff.free_symbols
     if not free:
-        vg, va = sympy.N(g, 40), sympy.N(a, 40)
+        vg, va = sympy.N(g, 50), sympy.N(a, 50)
         if not (vg.is_number and va.is_number):
             return False
+        tol = rel_tol if (g.has(sympy.Float) or a.has(sympy.Float)) else EXACT_REL_TOL
         scale = max(abs(vg), abs(va))
-        return bool(abs(vg - va) <= rel_tol * scale) if scale != 0 else True
+        return bool(abs(vg - va) <= tol * scale) if scale != 0 else True
     if sympy.simplify(diff) == 0:
         return True
     # Expressions in variables: agree at random points (rational points avoid branch-cut ties).

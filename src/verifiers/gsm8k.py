@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Literal
 
 from verifiers._config import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, check_config
-from verifiers._extract import Extraction, find_answer, grader_note
+from verifiers._extract import HEDGE_GAP, Extraction, find_answer, grader_note
 from verifiers._format_parts import format_parts
 from verifiers._numbers import format_number, parse_number
 from verifiers._rewards import Tags, combine
@@ -29,7 +29,7 @@ from verifiers._score import Score
 
 __all__ = ["Config", "equivalent", "score", "score_batch"]
 
-_CORRECT = {"correctness": 1.0}
+_SCORE_NEW = object.__new__
 
 
 @dataclass(frozen=True)
@@ -95,49 +95,54 @@ def score(response: str, gold: str, *, config: Config | None = None) -> Score:
                 return fast
             config = _DEFAULT
         return _score(response, gold, config)
-    except Exception as e:  # outcomes are values: a scorer bug must not kill a training step
+    except Exception as e:  # noqa: BLE001 - outcomes are values: a scorer bug must not kill a training step
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"scorer error {type(e).__name__}: {e}"[:300])
 
 
 def _gold_key(gold: str) -> str | None:
-    key = _GOLDS.get(gold, "")
-    if key != "":
-        return key
-    text = gold.rpartition("####")[2] if "####" in gold else gold
-    value = parse_number(text)
-    key = None if value is None else format_number(value)
-    if len(_GOLDS) >= _GOLD_CACHE_MAX:
-        _GOLDS.clear()
-    _GOLDS[gold] = key
-    return key
+    """Canonical number of a gold (cached; ``None`` if it is not a number)."""
+    key = _GOLDS.get(gold)
+    if key is None:
+        text = gold.rpartition("####")[2] if "####" in gold else gold
+        value = parse_number(text)
+        key = "" if value is None else format_number(value)
+        if len(_GOLDS) >= _GOLD_CACHE_MAX:
+            _GOLDS.clear()
+        _GOLDS[gold] = key
+    return key or None
 
 
 def _fast_path(response: str, gold: str) -> Score | None:
     """The common case in microseconds: one ``#### <integer>`` line, no hedge, default config."""
     i = response.rfind("####")
-    if i < 0 or len(response) > DEFAULT_MAX_CHARS or response.find("####", 0, i) >= 0:
+    # another #### close before it may be a hedge: the general path decides
+    if i < 0 or len(response) > DEFAULT_MAX_CHARS or response.find("####", max(0, i - HEDGE_GAP - 8), i) >= 0:
         return None
     j = response.find("\n", i)
     content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
     if _SIMPLE_INT.fullmatch(content) is None:
         return None
-    key = _gold_key(gold)
-    if key is None:
+    key = _GOLDS.get(gold) or _gold_key(gold)
+    if not key:
         return None
+    s = _SCORE_NEW(Score)  # Score(...) without the frozen-dataclass __init__: ~1 us saved per verdict
     if content != key:
-        return Score(0.0, False, "incorrect", content, {"correctness": 0.0}, f"#### {content} != gold {key}")
-    if _may_address_grader(response):
-        return None
-    return Score(1.0, True, "correct", content, _CORRECT.copy(), f"#### {content} == gold")
+        s.__dict__.update(reward=0.0, correct=False, status="incorrect", extracted=content,
+                          parts={"correctness": 0.0}, explanation=f"#### {content} != gold {key}")
+        return s
+    if _may_address_grader(response) and grader_note(response) >= 0:
+        return None  # the general path reports the note
+    s.__dict__.update(reward=1.0, correct=True, status="correct", extracted=content,
+                      parts={"correctness": 1.0}, explanation=f"#### {content} == gold")
+    return s
 
 
 def _may_address_grader(t: str) -> bool:
-    """Cheap prefilter for ``grader_note``: every note pattern contains one of its anchor words."""
+    """``verifiers._extract.may_have_grader_note``, unrolled for the hot path (same stems)."""
     t = t.lower()
-    return ("grad" in t or "answer" in t or "solution" in t or "mark" in t or "credit" in t or "points" in t
-            or "judge" in t or "verifier" in t or "evaluat" in t or "checker" in t or "reviewer" in t
-            or "scorer" in t or "reward" in t or "instruct" in t)
+    return ("grad" in t or "answer" in t or "solution" in t or "judge" in t or "verif" in t or "evaluat" in t
+            or "credit" in t or "marks" in t or "mark " in t or "instruct" in t)
 
 
 def _number_key(text: str, strict: bool) -> str | None:
@@ -176,7 +181,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         text = text[:note]
     strict = cfg.mode == "strict"
     markers = tuple(m for m in cfg.markers if not (strict and m == "last_number"))
-    found = find_answer(text, markers, cfg.tags, _norm_for_hedge)
+    found = find_answer(text, markers, cfg.tags, _same_for_hedge)
     parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
     gold_key = _gold_key(gold)
 
@@ -201,9 +206,9 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     return done(True, "correct", key, f"{found.marker} answer {key} == gold")
 
 
-def _norm_for_hedge(text: str) -> str:
-    value = parse_number(text)
-    return text.strip() if value is None else format_number(value)
+def _same_for_hedge(a: str, b: str) -> bool:
+    x, y = parse_number(a), parse_number(b)
+    return a.strip() == b.strip() if x is None or y is None else x == y
 
 
 def _numbers_equal(a: str, b: str, rel_tol: float) -> bool:
@@ -227,7 +232,7 @@ def equivalent(a: str, b: str) -> bool:
         if ka is None or kb is None:
             return a.strip() == b.strip() and a.strip() != ""
         return ka == kb
-    except Exception:
+    except Exception:  # noqa: BLE001 - majority voting must never crash on odd text
         return False
 
 

@@ -19,16 +19,20 @@ Inside this package, ``import math`` still means the standard library (absolute 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
 
+from verifiers import _arith
 from verifiers._config import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, check_config
 from verifiers._equivalence import compare
 from verifiers._extract import boxes, find_answer, grader_note
 from verifiers._format_parts import format_parts
 from verifiers._normalize import normalize
+from verifiers._numbers import parse_number
 from verifiers._rewards import Tags, combine
 from verifiers._score import Score
 from verifiers._workers import pool
@@ -98,7 +102,7 @@ def score(response: str, gold: str, *, config: Config | None = None) -> Score:
     cfg = _DEFAULT if config is None else config
     try:
         return _score(response, gold, cfg)
-    except Exception as e:  # outcomes are values: a scorer bug must not kill a training step
+    except Exception as e:  # noqa: BLE001 - outcomes are values: a scorer bug must not kill a training step
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"scorer error {type(e).__name__}: {e}"[:300])
 
@@ -116,6 +120,49 @@ def _gold_key(gold: str) -> str:
             _GOLDS.clear()
         _GOLDS[gold] = key
     return key
+
+
+def _hedge_key(text: str) -> str:
+    """A key equal for boxes of equal value (``15\\frac{39}{40}`` and ``\\frac{639}{40}``), cheap, in-process."""
+    norm = normalize(text)
+    value = parse_number(norm, units=False)
+    if value is not None:
+        return str(value)
+    try:
+        v = _arith.evaluate(norm)
+    except (_arith.NotArithmetic, ArithmeticError, ValueError, RecursionError):
+        return norm
+    return str(v) if isinstance(v, Fraction) else f"{v:.12g}"
+
+
+_DOLLAR_SPAN = re.compile(r"\$([^$]+)\$")
+
+
+def _inner_answer(text: str) -> str:
+    """The math inside an answer block or phrase: its last box, else its last ``$...$`` span."""
+    if "box" in text:
+        found, unclosed = boxes(text)
+        if found and not unclosed:
+            return found[-1][0]
+    if text.count("$") >= 2 and not (text.startswith("$") and text.endswith("$") and text.count("$") == 2):
+        spans = _DOLLAR_SPAN.findall(text)
+        if spans:
+            return spans[-1]
+    return text
+
+
+def _same_answer(a: str, b: str, deadline: float) -> bool:
+    """Whether two boxes next to each other hold the same answer (a repeat, not a hedge).
+
+    Shares the verdict's deadline; if the CAS cannot decide in time, the boxes count as different.
+    """
+    if _hedge_key(a) == _hedge_key(b):
+        return True
+    try:
+        return compare(normalize(a), normalize(b), rel_tol=_DEFAULT.rel_tol, deadline=deadline,
+                       symbolic=_symbolic) == "equal"
+    except _Unavailable:
+        return False
 
 
 def _symbolic(gold: str, answer: str, rel_tol: float, seconds: float) -> bool | None:
@@ -139,7 +186,12 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]
     markers = tuple(m for m in cfg.markers if not (cfg.mode == "strict" and m == "last_number"))
-    found = find_answer(text, markers, cfg.tags, normalize)
+    deadline = time.monotonic() + cfg.timeout  # one budget for the whole verdict
+
+    def same(a: str, b: str) -> bool:
+        return _same_answer(a, b, deadline)
+
+    found = find_answer(text, markers, cfg.tags, same)
     names = frozenset(k for k, _ in weights)
     parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
 
@@ -153,12 +205,11 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if found is None or not found.text:
         why = found.refusal if found is not None and found.refusal else "no answer marker found"
         return done(False, "no_answer", None, why)
-    answer = normalize(found.text)
+    answer = normalize(_inner_answer(found.text))
     if not answer:
         return done(False, "no_answer", None, f"{found.marker} answer is empty")
     if found.refusal:
         return done(False, "incorrect", answer, found.refusal)
-    deadline = time.monotonic() + cfg.timeout
     try:
         verdict = compare(gold_key, answer, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic)
     except _Unavailable as e:
@@ -187,7 +238,7 @@ def equivalent(a: str, b: str) -> bool:
             return False
         deadline = time.monotonic() + DEFAULT_TIMEOUT
         return compare(na, nb, rel_tol=_DEFAULT.rel_tol, deadline=deadline, symbolic=_symbolic) == "equal"
-    except Exception:
+    except Exception:  # noqa: BLE001 - majority voting must never crash on odd text
         return False
 
 

@@ -1,0 +1,71 @@
+"""The ``verifiers`` console script: score and validate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verifiers.cli import main
+
+
+def _write(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_score_writes_per_row_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _write(tmp_path / "rollouts.jsonl", [
+        {"response": "#### 18", "gold": "18", "id": 1},
+        {"response": "#### 17", "gold": "18", "id": 2},
+        {"response": "no idea", "gold": "18", "id": 3},
+    ])
+    assert main(["score", "--task", "gsm8k", str(src)]) == 0
+    out = [json.loads(line) for line in (tmp_path / "rollouts.scored.jsonl").read_text().splitlines()]
+    assert [r["score"]["status"] for r in out] == ["correct", "incorrect", "no_answer"]
+    assert [r["id"] for r in out] == [1, 2, 3]  # rows are kept whole
+    printed = capsys.readouterr().out
+    assert "1/3" in printed and "no_answer" in printed
+
+
+def test_score_custom_fields_and_preset(tmp_path: Path) -> None:
+    src = _write(tmp_path / "r.jsonl", [{"completion": "Work.\nMore.\n\\boxed{\\frac12}", "answer": "0.5"}])
+    dest = tmp_path / "out.jsonl"
+    assert main(["score", "--task", "math", str(src), "--response-field", "completion", "--gold-field",
+                 "answer", "--preset", "book", "-o", str(dest)]) == 0
+    score = json.loads(dest.read_text())["score"]
+    assert score["correct"] and score["reward"] == pytest.approx(0.875)
+
+
+def test_score_missing_field_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _write(tmp_path / "r.jsonl", [{"text": "#### 1", "gold": "1"}])
+    assert main(["score", "--task", "gsm8k", str(src)]) == 2
+    assert "--response-field" in capsys.readouterr().err
+
+
+def test_score_missing_file(tmp_path: Path) -> None:
+    assert main(["score", "--task", "gsm8k", str(tmp_path / "nope.jsonl")]) == 2
+
+
+def test_validate_gsm8k(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--task", "gsm8k", "--data", str(data_dir / "gsm8k" / "test.jsonl")]) == 0
+    assert "100.00%" in capsys.readouterr().out
+
+
+def test_validate_math500_and_failure_output(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "failures.jsonl"
+    code = main(["validate", "--task", "math", "--data", str(data_dir / "math" / "math500.jsonl"), "-o", str(out)])
+    assert code == 0 and out.exists()
+
+
+def test_validate_fails_below_min_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _write(tmp_path / "test.jsonl", [
+        {"question": "q", "answer": "so 2\n#### 2"}, {"question": "q", "answer": "it is four\n#### four"}])
+    assert main(["validate", "--task", "gsm8k", "--data", str(src)]) == 1
+    assert "gsm8k/test/1" in capsys.readouterr().out
+
+
+def test_bad_preset_is_an_argparse_error() -> None:
+    with pytest.raises(SystemExit):
+        main(["score", "--task", "gsm8k", "x.jsonl", "--preset", "nope"])
