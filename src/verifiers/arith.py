@@ -99,8 +99,8 @@ def _level4(rng: random.Random) -> tuple[str, list[str], int]:
          f"{'sibling' if people == 2 else 'siblings'}. How many dollars does each person get?")
     steps = [f"{name} earns {per_day} * {days} = {per_day * days} dollars.",
              f"After lunch {per_day * days} - {spent} = {saved} dollars are left.",
-             f"There are {people - 1} + 1 = {people} people, so each gets {saved} / {people} = "
-             f"{saved // people} dollars."]
+             (f"There are {people - 1} + 1 = {people} people, so each gets {saved} / {people} = "
+              f"{saved // people} dollars.")]
     return q, steps, saved // people
 
 

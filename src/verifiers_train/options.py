@@ -2,23 +2,25 @@
 
 ``batch_size`` is ``--batch-size`` on the command line, ``batch_size=`` in Python and ``BATCH_SIZE`` in
 the environment (the names the seed scripts use: MODEL, BATCH_SIZE, LR, ROLLOUTS, CLIP_LOW, CLIP_HIGH,
-TEMPERATURE, TOP_P, TOP_K, ...). Precedence, lowest first: option default, preset, environment,
-flag/keyword. `resolve` records where each value came from, and the dry run prints it, so a stray
-environment variable is visible.
+TEMPERATURE, TOP_P, TOP_K, ...). Precedence, lowest first: option default, preset, run config file
+(``--config``), environment, flag/keyword. `resolve` records where each value came from, and the dry
+run prints it, so a stray environment variable is visible.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
 from verifiers.errors import ConfigError
 from verifiers_train.presets import get_preset
 
-__all__ = ["ALGOS", "RunOptions", "env_name", "option_help", "resolve"]
+__all__ = ["ALGOS", "RunOptions", "env_name", "option_help", "read_config_file", "resolve"]
 
 ALGOS = ("grpo", "ppo")
 
@@ -35,6 +37,8 @@ class RunOptions:
     dataset: str = _opt("gsm8k", "dataset name (gsm8k, math, math500, mbpp, arith); picks data and template")
     model: str | None = _opt(None, "actor model: local HF folder or hub name")
     preset: str | None = _opt(None, "named configuration from verifiers_train.presets")
+    config: str | None = _opt(None, "JSON/YAML run file of options (a saved run_config.json works); "
+                                    "flags and environment override it")
     data: str | None = _opt(None, "folder with train.parquet/test.parquet; default RUN_DIR/data, "
                                   "prepared automatically when missing")
     out: str | None = _opt(None, "run directory; default runs/EXPERIMENT")
@@ -80,7 +84,8 @@ class RunOptions:
     save_hf: bool = _opt(False, "also write HF weights in each checkpoint (no merge needed)")
     test_freq: int = _opt(10, "validate every N steps (-1: never)")
     val_before_train: bool = _opt(True, "validate once before the first step")
-    logger: str = _opt("console", "comma-separated trainer loggers (console, wandb, tensorboard, ...)")
+    logger: str = _opt("console,file", "comma-separated trainer loggers (console, file, wandb, tensorboard, "
+                                       "...); file writes RUN_DIR/verl_metrics.jsonl")
     project: str = _opt("verifiers", "trainer.project_name")
     experiment: str | None = _opt(None, "trainer.experiment_name; default ALGO-DATASET-MODELNAME")
     attn_implementation: str | None = _opt(None, "HF attention implementation (sdpa where flash-attn is "
@@ -158,33 +163,69 @@ def parse_value(option: str, raw: Any) -> Any:
                           f"{typ.__name__}, got {raw!r}") from None
 
 
-def resolve(values: Mapping[str, Any] | None = None, *, env: Mapping[str, str] | None = None,
-            preset: str | None = None) -> tuple[RunOptions, dict[str, str]]:
-    """Combine default < preset < environment < ``values``; return the options and each one's origin.
-
-    Args:
-        values: explicit settings (flags or keywords); ``None`` entries count as unset.
-        env: environment to read (default ``os.environ``); only upper-cased option names are read.
-        preset: preset name; ``values["preset"]`` or the ``PRESET`` variable also select it.
+def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Option values from a JSON or YAML run file (a saved ``run_config.json`` works: its ``options``).
 
     Raises:
-        ConfigError: unknown option, unknown preset, or a value of the wrong type.
+        ConfigError: missing or unreadable file, or not a mapping of option names.
     """
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise ConfigError(f"no such run config file: {p}")
+    text = p.read_text(encoding="utf-8")
+    try:
+        if p.suffix.lower() in (".yaml", ".yml"):
+            import yaml
+
+            data = yaml.safe_load(text)
+        else:
+            data = json.loads(text)
+    except Exception as e:  # any parse error is the same user mistake
+        raise ConfigError(f"{p}: not valid {'YAML' if p.suffix.lower() in ('.yaml', '.yml') else 'JSON'} "
+                          f"({e})") from e
+    if isinstance(data, dict) and isinstance(data.get("options"), dict):
+        data = data["options"]
+    if not isinstance(data, dict):
+        raise ConfigError(f"{p}: expected a mapping of run options, got {type(data).__name__}")
+    return {k: v for k, v in data.items() if k != "config"}
+
+
+def resolve(values: Mapping[str, Any] | None = None, *, env: Mapping[str, str] | None = None,
+            preset: str | None = None) -> tuple[RunOptions, dict[str, str]]:
+    """Combine default < preset < config file < environment < ``values``; return options and origins.
+
+    Args:
+        values: explicit settings (flags or keywords); ``None`` entries count as unset. ``config``
+            names a JSON/YAML run file whose values sit between the preset and the environment.
+        env: environment to read (default ``os.environ``); only upper-cased option names are read.
+        preset: preset name; ``values["preset"]``, the config file or ``PRESET`` also select it.
+
+    Raises:
+        ConfigError: unknown option, unknown preset, bad config file, or a value of the wrong type.
+    """
+    values_in = values
     values = {k: v for k, v in (values or {}).items() if v is not None}
-    unknown = sorted(set(values) - set(_FIELDS))
+    env = os.environ if env is None else env
+    config_path = values.pop("config", None) or env.get(env_name("config")) or None
+    from_file = read_config_file(config_path) if config_path else {}
+    unknown = sorted((set(values) | set(from_file)) - set(_FIELDS))
     if unknown:
         raise ConfigError(f"unknown run options {unknown}; see `verifiers-train run --help`")
-    env = os.environ if env is None else env
-    chosen: dict[str, Any] = {}
+    chosen: dict[str, Any] = {"config": str(config_path)} if config_path else {}
     origin: dict[str, str] = {name: "default" for name in _FIELDS}
-    preset = values.get("preset") or preset or env.get(env_name("preset")) or None
+    if config_path:
+        origin["config"] = "flag/keyword" if "config" in (values_in or {}) else f"env {env_name('config')}"
+    preset = values.get("preset") or preset or env.get(env_name("preset")) or from_file.get("preset") or None
     if preset:
         for name, value in get_preset(preset).items():
             chosen[name], origin[name] = value, f"preset {preset}"
-        chosen["preset"], origin["preset"] = preset, "flag" if values.get("preset") else "env/keyword"
+        chosen["preset"], origin["preset"] = preset, "flag/keyword/env/file"
+    for name, value in from_file.items():
+        if name != "preset" and value is not None:
+            chosen[name], origin[name] = parse_value(name, value), f"file {config_path}"
     for name in _FIELDS:
         raw = env.get(env_name(name))
-        if raw is not None and raw != "" and name != "preset":
+        if raw is not None and raw != "" and name not in ("preset", "config"):
             chosen[name], origin[name] = parse_value(name, raw), f"env {env_name(name)}"
     for name, value in values.items():
         if name != "preset":

@@ -103,8 +103,8 @@ def prompt_length_fn(tokenizer: str | None) -> tuple[Callable[[list[dict[str, st
 
     def count(messages: list[dict[str, str]]) -> int:
         if getattr(tok, "chat_template", None):
-            ids = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
-            if isinstance(ids, dict) or hasattr(ids, "keys"):  # transformers 5 may return a BatchEncoding
+            ids: Any = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=True)
+            if hasattr(ids, "keys"):  # transformers 5 may return a BatchEncoding
                 ids = ids["input_ids"]
             return len(ids)
         return len(tok("\n".join(m["content"] for m in messages), add_special_tokens=True)["input_ids"])
@@ -186,6 +186,8 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
         kept = [p for p in loaded["train"] if p.question.strip() not in test_questions]
         overlap = len(loaded["train"]) - len(kept)
         loaded["train"] = kept
+        if overlap:
+            say(f"train: removed {overlap} problems whose question also appears in test")
 
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -209,8 +211,6 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
         files[name], rows_written[name], overlong[name] = path, len(rows), dropped
         say(f"{name}: wrote {len(rows)} rows to {path}; dropped {dropped} prompts longer than "
             f"{max_prompt_length} tokens ({measure_label})")
-    if overlap:
-        say(f"train: removed {overlap} problems whose question also appears in test")
 
     meta = {"dataset": dataset, "data_source": source_name, "template": template,
             "system_prompt": system_prompt, "max_prompt_length": max_prompt_length,

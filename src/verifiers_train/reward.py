@@ -49,11 +49,13 @@ TAG_PRESETS: dict[str, Tags] = {
     "grail": Tags(),
     "think": Tags("<think>", "</think>", "<answer>", "</answer>"),
 }
-# Keyword names compute_score accepts through verl's reward_kwargs.
-_KWARGS = ("preset", "weights", "tags", "task", "timeout")
+SCORERS: tuple[str, ...] = ("gsm8k", "math", "mbpp")
+# verl passes these itself (reward-model routing); they are not reward kwargs of ours.
+_VERL_KWARGS = frozenset({"reward_router_address", "reward_model_tokenizer"})
 # Log the first few scoring failures per process in full, then one in _LOG_EVERY.
 _LOG_FIRST, _LOG_EVERY = 5, 1000
 _errors = 0
+_MODULES: dict[str, Any] = {}  # scorer modules by task, to skip importlib on every sample
 _errors_lock = threading.Lock()
 
 
@@ -104,26 +106,33 @@ def _tags(spec: Any) -> Tags:
         raise ConfigError(f"bad tags {spec!r}: {e}") from e
 
 
+def _fields(task: str) -> set[str]:
+    cls = getattr(importlib.import_module(f"verifiers.{task}"), "Config", None)
+    return {f.name for f in dataclasses.fields(cls)} if cls is not None and dataclasses.is_dataclass(cls) else set()
+
+
 @lru_cache(maxsize=64)
 def _config(task: str, frozen_kwargs: tuple[tuple[str, Any], ...]) -> Any:
-    """The scorer module's ``Config`` for these kwargs (cached: configs are frozen and hashable)."""
+    """The scorer module's ``Config`` for these kwargs (cached: configs are frozen and hashable).
+
+    Each kwarg that names a field of the task's ``Config`` is passed to it; the others are for other tasks.
+    """
     module = importlib.import_module(f"verifiers.{task}")
-    kwargs = dict(frozen_kwargs)
     cls = getattr(module, "Config", None)
     if cls is None:
         return None
-    names = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    names = _fields(task)
     values: dict[str, Any] = {}
-    if kwargs.get("preset") is not None:
-        values["preset"] = kwargs["preset"]
-    if kwargs.get("tags") is not None and "tags" in names:
-        values["tags"] = _tags(kwargs["tags"])
-    if kwargs.get("weights") is not None:
-        if "weights" not in names:
-            raise ConfigError(f"verifiers.{task}.Config has no weights field; drop the weights reward kwarg")
-        values["weights"] = dict(kwargs["weights"])
-    if kwargs.get("timeout") is not None and "timeout" in names:
-        values["timeout"] = float(kwargs["timeout"])
+    for key, value in frozen_kwargs:
+        if key not in names or value is None:
+            continue
+        if key == "tags":
+            value = _tags(value)
+        elif key == "weights":
+            value = dict(value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[key] = value
     try:
         return cls(**values)
     except (TypeError, ValueError) as e:
@@ -131,43 +140,57 @@ def _config(task: str, frozen_kwargs: tuple[tuple[str, Any], ...]) -> Any:
 
 
 def _part_names(config: Any) -> tuple[str, ...]:
-    weights = getattr(config, "weights", None)
+    # The effective weights (preset or explicit) name the parts this config rewards or logs.
+    weights = getattr(config, "_weights", None) or getattr(config, "weights", None)
     if isinstance(weights, Mapping):
         return tuple(str(k) for k in weights)
+    if isinstance(weights, tuple):
+        return tuple(str(pair[0]) for pair in weights)
     return ()
 
 
 @lru_cache(maxsize=64)
 def _keys(frozen_kwargs: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
     parts: list[str] = []
-    for task in ("gsm8k", "math", "mbpp"):
+    for task in SCORERS:
         try:
             config = _config(task, frozen_kwargs)
-        except Exception:  # a scorer that cannot build this config contributes no part names
+        except Exception:  # noqa: BLE001, S112 - a scorer that cannot build this config adds no part names
             continue
         parts.extend(p for p in _part_names(config) if p not in parts)
-    return CORE_KEYS + tuple(f"part_{p}" for p in parts if f"part_{p}" not in CORE_KEYS)
+    return CORE_KEYS + tuple(f"part_{p}" for p in parts)
 
 
 def result_keys(**reward_kwargs: Any) -> tuple[str, ...]:
     """The keys every `compute_score` result has for these reward kwargs (core keys + ``part_<name>``)."""
-    return _keys(_freeze({k: v for k, v in reward_kwargs.items() if k in _KWARGS}))
+    return _keys(_freeze(reward_kwargs))
 
 
-def check_reward_kwargs(**reward_kwargs: Any) -> None:
+def check_reward_kwargs(tasks: tuple[str, ...] = SCORERS, **reward_kwargs: Any) -> None:
     """Raise `ConfigError` now for reward kwargs `compute_score` would reject on every sample.
 
     Used by ``verifiers-train run`` before launching, so a typo fails in seconds, not as a run of zeros.
+
+    Args:
+        tasks: scorers the run will use (their modules must import and accept the kwargs).
+        **reward_kwargs: ``task`` or any field of the scorers' ``Config`` (preset, weights, tags, mode, ...).
     """
-    unknown = sorted(set(reward_kwargs) - set(_KWARGS))
-    if unknown:
-        raise ConfigError(f"unknown reward kwargs {unknown}; known: {', '.join(_KWARGS)}")
-    frozen = _freeze(reward_kwargs)
-    task = reward_kwargs.get("task")
-    tasks = [TASKS.get(task, task)] if task else ["gsm8k", "math", "mbpp"]
+    if reward_kwargs.get("task"):
+        tasks = (TASKS.get(reward_kwargs["task"], reward_kwargs["task"]),)
+    bad_task = [t for t in tasks if t not in SCORERS]
+    if bad_task:
+        raise ConfigError(f"unknown reward task {bad_task[0]!r}; use one of {', '.join(SCORERS)}")
+    known: set[str] = {"task"}
     for t in tasks:
-        if t not in ("gsm8k", "math", "mbpp"):
-            raise ConfigError(f"unknown reward task {task!r}; use gsm8k, math or mbpp")
+        try:
+            known |= _fields(t)
+        except ImportError as e:
+            raise ConfigError(f"scorer verifiers.{t} cannot be imported ({e}); reinstall verifiers") from e
+    unknown = sorted(set(reward_kwargs) - known)
+    if unknown:
+        raise ConfigError(f"unknown reward kwargs {unknown}; known: {', '.join(sorted(known))}")
+    frozen = _freeze(reward_kwargs)
+    for t in tasks:
         _config(t, frozen)
 
 
@@ -181,8 +204,9 @@ def _note_error(data_source: str, exc: BaseException) -> None:
         _errors += 1
         n = _errors
     if n <= _LOG_FIRST or n % _LOG_EVERY == 0:
+        # A configuration problem needs its message, not a traceback; a bug needs the traceback.
         logger.error("verifiers reward failed on a %s sample (%d failures so far in this process): %s",
-                     data_source, n, exc, exc_info=exc)
+                     data_source, n, exc, exc_info=None if isinstance(exc, ConfigError) else exc)
 
 
 def _tests(ground_truth: Any) -> list[str]:
@@ -201,35 +225,38 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
         solution_str: the decoded response (verl passes the response only, not the prompt).
         ground_truth: the gold answer; for MBPP a JSON-encoded list of assert statements.
         extra_info: the row's ``extra_info``; MBPP reads ``setup_code``. Read, never modified.
-        **kwargs: reward kwargs: ``preset``, ``weights`` (part -> weight), ``tags`` (``grail``/``think`` or a
-            mapping), ``timeout`` (MBPP seconds), ``task`` (force a scorer); other keys verl adds are ignored.
+        **kwargs: reward kwargs (verl's ``reward_kwargs``): ``task`` (force a scorer) or any field of the
+            scorers' ``Config``: ``preset``, ``weights`` (part -> weight), ``tags`` (``grail``/``think`` or a
+            mapping), ``mode``, ``timeout``, ... A field only some scorers have goes to those.
 
     Returns:
         ``score`` (the reward), ``acc`` (1.0 if correct), ``pred`` (extracted answer, ``""`` if none),
         ``no_answer``/``timeout``/``error`` flags (0/1), and ``part_<name>`` for each reward part.
     """
-    ours = {k: v for k, v in kwargs.items() if k in _KWARGS and v is not None}
-    frozen = _freeze(ours)
+    ours = {k: v for k, v in kwargs.items() if k not in _VERL_KWARGS and v is not None}
+    frozen = _freeze(ours) if ours else ()
     try:
         keys = _keys(frozen)
-    except Exception as exc:  # pragma: no cover - only if even the core keys fail
+    except Exception as exc:  # noqa: BLE001 - pragma: no cover; only if even the core keys fail
         _note_error(data_source, exc)
         keys = CORE_KEYS
     result = _empty(keys)
     try:
         task = ours.get("task") or task_for(str(data_source))
         task = TASKS.get(task, task) if task else None
-        if task not in ("gsm8k", "math", "mbpp"):
+        if task not in SCORERS:
             raise ConfigError(f"no verifiers scorer for data_source {data_source!r}; known: {', '.join(TASKS)}")
-        config = _config(task, frozen)
-        module = importlib.import_module(f"verifiers.{task}")
+        # No kwargs: pass config=None so the scorer can take its default fast path.
+        config = _config(task, frozen) if frozen else None
+        module = _MODULES.get(task) or importlib.import_module(f"verifiers.{task}")
+        _MODULES[task] = module
         text = solution_str if isinstance(solution_str, str) else str(solution_str)
         if task == "mbpp":
             setup = str((extra_info or {}).get("setup_code") or "")
             s = module.score(text, _tests(ground_truth), setup_code=setup, config=config)
         else:
             s = module.score(text, str(ground_truth), config=config)
-    except Exception as exc:  # a bad sample is data, not a crash: flag it and keep the batch going
+    except Exception as exc:  # noqa: BLE001 - a bad sample is data, not a crash: flag it, keep the batch going
         _note_error(str(data_source), exc)
         result["error"] = 1.0
         return result

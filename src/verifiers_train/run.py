@@ -1,0 +1,424 @@
+"""``verifiers-train run``: build, check and launch ``python -m verl.trainer.main_ppo`` (verl 0.9.1).
+
+`plan` turns `RunOptions` into the exact Hydra overrides (0.9.1 keys: ``reward.custom_reward_function``,
+``actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu``, ``critic.fsdp.*``, ...), after checking
+what verl would only reject minutes into a run: batch divisibility, GPUs vs tensor parallelism,
+micro-batch sizes, model/data paths, the critic for PPO, reward kwargs. `launch` runs it and keeps a run
+directory::
+
+    RUN_DIR/command.sh          the exact command (re-runnable)
+    RUN_DIR/run_config.json     resolved options, where each came from, the overrides
+    RUN_DIR/train.log           verl's full output
+    RUN_DIR/metrics.jsonl       one JSON object per step, parsed from verl's console logger
+    RUN_DIR/verl_metrics.jsonl  verl's own file logger (full precision), when the ``file`` logger is on
+    RUN_DIR/checkpoints/        trainer.default_local_dir
+    RUN_DIR/validation/         validation generations (trainer.validation_data_dir)
+
+Example:
+    >>> p = plan({"algo": "grpo", "dataset": "arith", "model": "Qwen/Qwen2.5-0.5B-Instruct"})  # doctest: +SKIP
+    >>> print(p.shell())                                                                    # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from verifiers.datasets import DATASETS
+from verifiers.errors import ConfigError, DataError
+from verifiers_train.metrics import MetricsWriter
+from verifiers_train.options import ALGOS, RunOptions, resolve
+from verifiers_train.prepare import prepare, read_meta
+
+__all__ = ["REWARD_PATH", "RunPlan", "build_overrides", "check_options", "launch", "plan"]
+
+REWARD_PATH = "pkg://verifiers_train.reward"
+REWARD_NAME = "compute_score"
+KNOWN_LOGGERS = ("console", "file", "wandb", "tensorboard", "mlflow", "swanlab", "vemlp_wandb", "clearml",
+                 "trackio")
+LOSS_AGG_MODES = ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm")
+_HF_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_SAFE_VALUE = re.compile(r"^[\w./:@+~-]+$")
+
+
+@dataclass
+class RunPlan:
+    """A checked run: options, where each came from, paths, and the verl command."""
+
+    options: RunOptions
+    origin: dict[str, str]
+    run_dir: Path
+    data_dir: Path
+    needs_prepare: bool
+    overrides: list[str]
+    extra_overrides: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def argv(self) -> list[str]:
+        """The command as an argument list."""
+        return [sys.executable, "-m", "verl.trainer.main_ppo", *self.overrides, *self.extra_overrides]
+
+    def shell(self) -> str:
+        """The command as one shell line, one override per line."""
+        args = [shlex.quote(a) for a in [*self.overrides, *self.extra_overrides]]
+        return " \\\n  ".join(["python3 -m verl.trainer.main_ppo", *args])
+
+    def env(self) -> dict[str, str]:
+        """Environment variables the run needs on top of the caller's."""
+        return {"VERL_FILE_LOGGER_PATH": str(self.run_dir / "verl_metrics.jsonl"), "PYTHONUNBUFFERED": "1"}
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain-JSON description, as saved in ``run_config.json``."""
+        return {"options": asdict(self.options), "origin": self.origin, "run_dir": str(self.run_dir),
+                "data_dir": str(self.data_dir), "needs_prepare": self.needs_prepare,
+                "overrides": self.overrides, "extra_overrides": self.extra_overrides,
+                "env": self.env(), "warnings": self.warnings}
+
+    def save(self) -> None:
+        """Write ``command.sh`` and ``run_config.json`` into the run directory."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        env = " ".join(f"{k}={shlex.quote(v)}" for k, v in self.env().items())
+        (self.run_dir / "command.sh").write_text(f"#!/usr/bin/env bash\nset -euo pipefail\n{env} \\\n"
+                                                 f"{self.shell()}\n", encoding="utf-8")
+        (self.run_dir / "run_config.json").write_text(json.dumps(self.to_json(), indent=2) + "\n",
+                                                      encoding="utf-8")
+
+
+def hydra_value(value: Any) -> str:
+    """Render a Python value as a Hydra override value (quoted when the grammar needs it)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(hydra_value(v) for v in value) + "]"
+    text = str(value)
+    if _SAFE_VALUE.match(text):
+        return text
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _looks_local(path: str) -> bool:
+    return path.startswith(("/", ".", "~")) or os.path.exists(path) or not _HF_NAME.match(path)
+
+
+def _check_model(path: str | None, what: str) -> None:
+    if not path:
+        raise ConfigError(f"no {what}: pass --model PATH_OR_NAME (or MODEL=..., or a --preset that names one)")
+    if _looks_local(path):
+        p = Path(path).expanduser()
+        if not p.is_dir():
+            raise DataError(f"{what} {path!r} is not a folder and not a hub name (org/name); check the path")
+        if not (p / "config.json").is_file():
+            raise DataError(f"{what} {path!r} has no config.json; point at a Hugging Face model folder")
+
+
+def check_options(o: RunOptions) -> list[str]:
+    """Raise `ConfigError`/`DataError` for a run verl would reject; return warnings for dubious ones."""
+    warnings: list[str] = []
+    if o.algo not in ALGOS:
+        raise ConfigError(f"unknown algo {o.algo!r}; choose one of {', '.join(ALGOS)}")
+    if o.dataset not in DATASETS:
+        raise DataError(f"unknown dataset {o.dataset!r}; choose one of {', '.join(DATASETS)}")
+    positive = ("gpus", "nodes", "tp", "batch_size", "mini_batch_size", "micro_batch_size",
+                "log_prob_micro_batch_size", "max_prompt_length", "max_response_length", "epochs")
+    for name in positive:
+        if getattr(o, name) <= 0:
+            raise ConfigError(f"{name} must be positive, got {getattr(o, name)}")
+    n = o.algo_default("rollouts")
+    if n <= 0:
+        raise ConfigError(f"rollouts must be positive, got {n}")
+    if o.algo == "grpo" and n < 2:
+        raise ConfigError(f"grpo needs rollouts >= 2 (advantages are relative within a group); got {n}")
+    total = o.gpus * o.nodes
+    if o.tp > o.gpus:
+        raise ConfigError(f"tensor parallel size {o.tp} needs at least {o.tp} GPUs per node, but --gpus is "
+                          f"{o.gpus}; lower --tp or raise --gpus")
+    if total % o.tp:
+        raise ConfigError(f"{total} GPUs cannot be split into vLLM replicas of tensor parallel size {o.tp}; "
+                          "make --gpus x --nodes a multiple of --tp")
+    if not 0 < o.gpu_memory_utilization <= 1:
+        raise ConfigError(f"gpu_memory_utilization must be in (0, 1], got {o.gpu_memory_utilization}")
+    if o.mini_batch_size > o.batch_size:
+        raise ConfigError(f"mini_batch_size {o.mini_batch_size} > batch_size {o.batch_size}: a PPO update cannot "
+                          "use more prompts than a step collects; lower --mini-batch-size")
+    if o.batch_size % o.mini_batch_size:
+        warnings.append(f"batch_size {o.batch_size} is not a multiple of mini_batch_size {o.mini_batch_size}; "
+                        "verl pads the last mini-batch")
+    real = o.batch_size * n
+    if real % total:
+        raise ConfigError(f"batch_size x rollouts = {o.batch_size} x {n} = {real} sequences per step cannot be "
+                          f"split evenly over {total} GPUs; make it a multiple of {total}")
+    mini_seqs = o.mini_batch_size * n
+    if mini_seqs % total:
+        raise ConfigError(f"mini_batch_size x rollouts = {mini_seqs} sequences per update cannot be split over "
+                          f"{total} GPUs; make it a multiple of {total}")
+    if not o.dynamic_bsz:
+        per_gpu = mini_seqs // total
+        if per_gpu % o.micro_batch_size:
+            raise ConfigError(f"each GPU gets {per_gpu} sequences per update (mini_batch_size x rollouts / GPUs), "
+                              f"not a multiple of micro_batch_size {o.micro_batch_size}; pick a divisor of {per_gpu}")
+        step_per_gpu = real // total
+        if step_per_gpu % o.log_prob_micro_batch_size:
+            raise ConfigError(f"each GPU computes log-probs for {step_per_gpu} sequences per step, not a multiple "
+                              f"of log_prob_micro_batch_size {o.log_prob_micro_batch_size}; pick a divisor of "
+                              f"{step_per_gpu}")
+    else:
+        need = o.max_prompt_length + o.max_response_length
+        if o.max_tokens_per_gpu is not None and o.max_tokens_per_gpu < need:
+            raise ConfigError(f"max_tokens_per_gpu {o.max_tokens_per_gpu} is below one full sequence "
+                              f"(prompt {o.max_prompt_length} + response {o.max_response_length} = {need})")
+    for name in ("clip_low", "clip_high"):
+        if not 0 < getattr(o, name) < 1:
+            raise ConfigError(f"{name} must be in (0, 1), got {getattr(o, name)}")
+    if o.loss_agg_mode not in LOSS_AGG_MODES:
+        raise ConfigError(f"unknown loss_agg_mode {o.loss_agg_mode!r}; choose one of {', '.join(LOSS_AGG_MODES)}")
+    bad_loggers = [x for x in _loggers(o.logger) if x not in KNOWN_LOGGERS]
+    if bad_loggers:
+        raise ConfigError(f"unknown logger(s) {bad_loggers}; verl knows {', '.join(KNOWN_LOGGERS)}")
+    _check_model(o.model, "model")
+    if o.algo == "ppo":
+        _check_model(o.algo_default("critic_model"), "critic model (ppo needs a value model)")
+    elif o.critic_model:
+        warnings.append("critic_model is ignored for grpo (no critic)")
+    if o.nodes > 1 and not (os.environ.get("RAY_ADDRESS") or Path("/tmp/ray/ray_current_cluster").exists()):
+        warnings.append(f"--nodes {o.nodes} needs a running Ray cluster (`ray start --head` here, "
+                        "`ray start --address HEAD:6379` on the others); none was found from this node")
+    if o.kl_in_reward and o.algo_default("kl_loss"):
+        warnings.append("KL both in the reward and as a loss; usually pick one")
+    from verifiers_train.reward import check_reward_kwargs, task_for
+
+    check_reward_kwargs((task_for(o.dataset) or "gsm8k",), **_reward_kwargs(o))
+    return warnings
+
+
+def _loggers(spec: str) -> list[str]:
+    return [x.strip() for x in spec.split(",") if x.strip()]
+
+
+def _reward_kwargs(o: RunOptions) -> dict[str, Any]:
+    return {k: v for k, v in (("preset", o.reward_preset), ("tags", o.reward_tags)) if v is not None}
+
+
+def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
+    """The Hydra overrides for ``verl.trainer.main_ppo`` (0.9.1 key names)."""
+    n = o.algo_default("rollouts")
+    kl_loss = o.algo_default("kl_loss")
+    max_tokens = o.max_tokens_per_gpu or 2 * (o.max_prompt_length + o.max_response_length)
+    save = ["model", "optimizer", "extra"] + (["hf_model"] if o.save_hf else [])
+    kv: list[tuple[str, Any]] = [
+        ("algorithm.adv_estimator", "grpo" if o.algo == "grpo" else "gae"),
+        ("algorithm.use_kl_in_reward", o.kl_in_reward),
+        ("algorithm.kl_ctrl.kl_coef", o.kl_coef),
+        ("data.train_files", str(data_dir / "train.parquet")),
+        ("data.val_files", str(data_dir / "test.parquet")),
+        ("data.train_batch_size", o.batch_size),
+        ("data.max_prompt_length", o.max_prompt_length),
+        ("data.max_response_length", o.max_response_length),
+        ("data.filter_overlong_prompts", True),
+        ("data.truncation", "error"),
+        ("actor_rollout_ref.model.path", o.model),
+        ("actor_rollout_ref.model.use_remove_padding", o.remove_padding),
+        ("actor_rollout_ref.model.enable_gradient_checkpointing", o.gradient_checkpointing),
+        ("actor_rollout_ref.actor.optim.lr", o.lr),
+        ("actor_rollout_ref.actor.ppo_mini_batch_size", o.mini_batch_size),
+        ("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", o.micro_batch_size),
+        ("actor_rollout_ref.actor.use_dynamic_bsz", o.dynamic_bsz),
+        ("actor_rollout_ref.actor.use_kl_loss", kl_loss),
+        ("actor_rollout_ref.actor.kl_loss_coef", o.kl_coef),
+        ("actor_rollout_ref.actor.kl_loss_type", o.kl_loss_type),
+        ("actor_rollout_ref.actor.clip_ratio_low", o.clip_low),
+        ("actor_rollout_ref.actor.clip_ratio_high", o.clip_high),
+        ("actor_rollout_ref.actor.loss_agg_mode", o.loss_agg_mode),
+        ("actor_rollout_ref.actor.entropy_coeff", o.entropy_coeff),
+        ("actor_rollout_ref.actor.fsdp_config.param_offload", o.param_offload),
+        ("actor_rollout_ref.actor.fsdp_config.optimizer_offload", o.optimizer_offload),
+        ("actor_rollout_ref.actor.use_torch_compile", o.torch_compile),
+        ("actor_rollout_ref.actor.fsdp_config.use_torch_compile", o.torch_compile),
+        ("actor_rollout_ref.actor.checkpoint.save_contents", save),
+        ("actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu", o.log_prob_micro_batch_size),
+        ("actor_rollout_ref.ref.fsdp_config.param_offload", o.param_offload),
+        ("actor_rollout_ref.ref.fsdp_config.use_torch_compile", o.torch_compile),
+        ("actor_rollout_ref.rollout.name", "vllm"),
+        ("actor_rollout_ref.rollout.n", n),
+        ("actor_rollout_ref.rollout.tensor_model_parallel_size", o.tp),
+        ("actor_rollout_ref.rollout.gpu_memory_utilization", o.gpu_memory_utilization),
+        ("actor_rollout_ref.rollout.temperature", o.temperature),
+        ("actor_rollout_ref.rollout.top_p", o.top_p),
+        ("actor_rollout_ref.rollout.top_k", o.top_k),
+        ("actor_rollout_ref.rollout.enforce_eager", o.enforce_eager),
+        ("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", o.log_prob_micro_batch_size),
+    ]
+    if o.dynamic_bsz:
+        kv.append(("actor_rollout_ref.actor.ppo_max_token_len_per_gpu", max_tokens))
+    if o.lora_rank > 0:
+        kv += [("actor_rollout_ref.model.lora_rank", o.lora_rank),
+               ("actor_rollout_ref.model.lora_alpha", o.lora_alpha)]
+    if o.agent_workers is not None:
+        kv.append(("actor_rollout_ref.rollout.agent.num_workers", o.agent_workers))
+    if o.dataloader_workers is not None:
+        kv.append(("data.dataloader_num_workers", o.dataloader_workers))
+    if o.algo == "ppo":
+        kv += [
+            ("critic.model.path", o.algo_default("critic_model")),
+            ("critic.optim.lr", o.critic_lr),
+            ("critic.ppo_micro_batch_size_per_gpu", o.micro_batch_size),
+            ("critic.use_dynamic_bsz", o.dynamic_bsz),
+            ("critic.model.use_remove_padding", o.remove_padding),
+            ("critic.model.enable_gradient_checkpointing", o.gradient_checkpointing),
+            ("critic.fsdp.param_offload", o.param_offload),
+            ("critic.fsdp.optimizer_offload", o.optimizer_offload),
+            ("critic.fsdp.use_torch_compile", o.torch_compile),
+        ]
+        if o.dynamic_bsz:
+            kv.append(("critic.ppo_max_token_len_per_gpu", max_tokens * 2))
+    kv += [
+        ("reward.custom_reward_function.path", REWARD_PATH),
+        ("reward.custom_reward_function.name", REWARD_NAME),
+    ]
+    if o.reward_workers is not None:
+        kv.append(("reward.num_workers", o.reward_workers))
+    kv += [
+        ("trainer.logger", _loggers(o.logger)),
+        ("trainer.project_name", o.project),
+        ("trainer.experiment_name", o.experiment),
+        ("trainer.n_gpus_per_node", o.gpus),
+        ("trainer.nnodes", o.nodes),
+        ("trainer.total_epochs", o.epochs),
+        ("trainer.save_freq", o.save_freq),
+        ("trainer.test_freq", o.test_freq),
+        ("trainer.val_before_train", o.val_before_train),
+        ("trainer.critic_warmup", 0),
+        ("trainer.default_local_dir", str(run_dir / "checkpoints")),
+        ("trainer.validation_data_dir", str(run_dir / "validation")),
+    ]
+    if o.total_steps is not None:
+        kv.append(("trainer.total_training_steps", o.total_steps))
+    out = [f"{k}={hydra_value(v)}" for k, v in kv]
+    # Keys outside verl's schema need a leading "+" (the composed config is in struct mode).
+    if o.attn_implementation:
+        out.append(f"+actor_rollout_ref.model.override_config.attn_implementation={o.attn_implementation}")
+        if o.algo == "ppo":
+            out.append(f"+critic.model.override_config.attn_implementation={o.attn_implementation}")
+    for key, value in _reward_kwargs(o).items():
+        out.append(f"+reward.custom_reward_function.reward_kwargs.{key}={hydra_value(value)}")
+    if "file" in _loggers(o.logger):
+        # verl's file logger reads this variable in the TaskRunner actor; through Ray's runtime_env it
+        # reaches that actor on whichever node of an existing cluster it lands.
+        out.append("+ray_kwargs.ray_init.runtime_env.env_vars.VERL_FILE_LOGGER_PATH="
+                   + hydra_value(str(run_dir / "verl_metrics.jsonl")))
+    return out
+
+
+def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[str] = (),
+         env: Mapping[str, str] | None = None) -> RunPlan:
+    """Resolve options, check them, and build the verl command; touches no files.
+
+    Args:
+        values: option values by keyword (see `RunOptions`); flags from the CLI land here.
+        extra_overrides: raw Hydra overrides appended last (they win over everything).
+        env: environment to read option variables from (default ``os.environ``).
+
+    Raises:
+        ConfigError / DataError: the first problem found, with how to fix it.
+    """
+    o, origin = resolve(values, env=env)
+    if o.model and not o.experiment:
+        o.experiment = f"{o.algo}-{o.dataset}-{Path(o.model.rstrip('/')).name}"
+        origin["experiment"] = "derived"
+    warnings = check_options(o)
+    run_dir = Path(o.out or Path("runs") / str(o.experiment)).expanduser().resolve()
+    data_dir = Path(o.data).expanduser().resolve() if o.data else run_dir / "data"
+    needs_prepare = False
+    missing = [f for f in ("train.parquet", "test.parquet") if not (data_dir / f).is_file()]
+    if missing:
+        if o.data:
+            raise DataError(f"--data {o.data} lacks {', '.join(missing)}; make it with "
+                            f"`verifiers-train prepare --dataset {o.dataset} --out {o.data}`, or omit --data to "
+                            "prepare into the run directory")
+        needs_prepare = True
+    else:
+        meta = read_meta(data_dir)
+        if meta and meta.get("dataset") not in (None, o.dataset):
+            raise DataError(f"{data_dir} was prepared for dataset {meta['dataset']!r}, not {o.dataset!r}; "
+                            "pass the matching --dataset or another --data")
+        if meta and int(meta.get("max_prompt_length", 0)) > o.max_prompt_length:
+            warnings.append(f"data was filtered at {meta['max_prompt_length']} prompt tokens but the run allows "
+                            f"{o.max_prompt_length}; verl drops the longer prompts")
+    for extra in extra_overrides:
+        if "=" not in extra.lstrip("+~"):
+            raise ConfigError(f"extra override {extra!r} is not KEY=VALUE (Hydra syntax)")
+    return RunPlan(o, origin, run_dir, data_dir, needs_prepare, build_overrides(o, data_dir, run_dir),
+                   list(extra_overrides), warnings)
+
+
+def _same_run(run_dir: Path, p: RunPlan) -> bool:
+    cfg = run_dir / "run_config.json"
+    if not cfg.is_file():
+        return True
+    old = json.loads(cfg.read_text(encoding="utf-8"))
+    return bool(old.get("overrides") == p.overrides and old.get("extra_overrides") == p.extra_overrides)
+
+
+def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
+    """Prepare data if needed, save the run directory, run verl, and record log and metrics.
+
+    Returns:
+        verl's exit code (0 on success).
+
+    Raises:
+        ConfigError: the run directory holds a different run (resuming it would mix two runs).
+    """
+    if not _same_run(p.run_dir, p):
+        raise ConfigError(f"{p.run_dir} holds a run with different settings; use a new --out (or --experiment) "
+                          "or delete that folder. Same settings resume from its checkpoints.")
+    if p.needs_prepare:
+        echo(f"preparing {p.options.dataset} into {p.data_dir}")
+        local_model = p.options.model if p.options.model and Path(p.options.model).expanduser().is_dir() else None
+        prepare(p.options.dataset, p.data_dir, template=p.options.template,
+                max_prompt_length=p.options.max_prompt_length, tokenizer=local_model, echo=echo)
+    p.save()
+    env = {**os.environ, **p.env()}
+    log_path = p.run_dir / "train.log"
+    echo(f"run dir {p.run_dir}; log {log_path}")
+    with open(log_path, "a", encoding="utf-8") as log, MetricsWriter(p.run_dir / "metrics.jsonl") as metrics:
+        proc = subprocess.Popen(p.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                                bufsize=1, errors="replace")
+        assert proc.stdout is not None
+        try:
+            for line in proc.stdout:
+                log.write(line)
+                sys.stdout.write(line)
+                metrics.feed(line)
+            code = proc.wait()
+        except KeyboardInterrupt:
+            proc.terminate()
+            log.write("\n[verifiers-train] interrupted; verl terminated\n")
+            code = proc.wait()
+    _final_report(p, code, echo)
+    return code
+
+
+def _final_report(p: RunPlan, code: int, echo: Callable[[str], None]) -> None:
+    """Write the run report (curves + warning signs) when the run logged any metrics."""
+    from verifiers_train.report import build_report
+
+    try:
+        report = build_report(p.run_dir)
+    except DataError:
+        echo(f"verl exited with code {code} before logging any metrics; see {p.run_dir / 'train.log'}")
+        return
+    warned = [f.name for f in report.flags if f.status == "warn"]
+    echo(f"verl exited with code {code}; report {report.html}"
+         + (f"; warning signs: {', '.join(warned)}" if warned else "; no warning signs"))
