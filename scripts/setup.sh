@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 # torch first and pinned: the CPU wheel (a plain `torch` requirement would pull a multi-GB CUDA build).
-.venv/bin/python -m pip install -q "torch==2.13.0"
-.venv/bin/python -m pip install -q -e ".[dev]"
+.venv/bin/python -m pip install -q -c constraints.txt "torch==2.13.0"
+.venv/bin/python -m pip install -q -c constraints.txt -e ".[dev]"
 echo "set-up done: activate with 'source .venv/bin/activate'"

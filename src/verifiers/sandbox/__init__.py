@@ -14,7 +14,6 @@ from __future__ import annotations
 import atexit
 import threading
 from collections.abc import Sequence
-from typing import Any
 
 from verifiers.sandbox._pool import CodePool
 from verifiers.sandbox._result import ExecutionResult, TestOutcome
@@ -36,7 +35,7 @@ def default_pool() -> CodePool:
 
 
 def run(code: str, tests: Sequence[str], *, setup_code: str = "", timeout_s: float | None = None,
-        pool: CodePool | None = None, **_: Any) -> ExecutionResult:
+        pool: CodePool | None = None) -> ExecutionResult:
     """Run ``code`` against assert ``tests`` in a sandbox (the default pool unless ``pool`` is given).
 
     Example:

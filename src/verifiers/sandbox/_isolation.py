@@ -87,7 +87,9 @@ def python_layout() -> PythonLayout:
                                                                vars={"platbase": sys.base_prefix})), "lib-dynload")
     masked = tuple(p for p in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
                    if os.path.isdir(p))
-    sos = [os.path.join(dynload, f) for f in os.listdir(dynload) if f.endswith(".so")] if os.path.isdir(dynload) else []
+    # Extension modules' own libraries (libssl, libffi, libz...); the GUI toolkit's X11 stack is left out.
+    sos = [os.path.join(dynload, f) for f in os.listdir(dynload)
+           if f.endswith(".so") and not f.startswith("_tkinter")] if os.path.isdir(dynload) else []
     setpriv = shutil.which("setpriv")
     libs = _ldd([exe, *sos, *([setpriv] if setpriv else [])])
     pairs = {(os.path.realpath(p), p) for p in libs if os.path.exists(p)}
@@ -158,7 +160,7 @@ def bwrap_argv(slot: int, *, seccomp_fd: int | None = None) -> list[str]:
         argv += ["--size", str(TMPFS_BYTES)]
     if "--perms" in feats:
         argv += ["--perms", "1777"]
-    argv += ["--tmpfs", "/tmp", "--chdir", "/tmp"]
+    argv += ["--tmpfs", "/tmp"]
     if root:
         uid = worker_uid(slot)
         argv += ["--", setpriv, f"--reuid={uid}", f"--regid={uid}",
@@ -166,7 +168,13 @@ def bwrap_argv(slot: int, *, seccomp_fd: int | None = None) -> list[str]:
     else:
         argv.append("--")
     argv += [lay.executable, "-I", "-S", "-B", "-c", BOOTSTRAP]
-    return argv
+    return _with_pdeathsig(argv)
+
+
+def _with_pdeathsig(argv: list[str]) -> list[str]:
+    """Prefix ``setpriv --pdeathsig SIGKILL``: the worker dies with the thread that spawned it."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "SIGKILL", "--", *argv] if setpriv else argv
 
 
 def _parent_dirs(dests: list[str], bound_dirs: list[str], perms: bool) -> list[str]:
@@ -188,7 +196,7 @@ def _parent_dirs(dests: list[str], bound_dirs: list[str], perms: bool) -> list[s
 def process_argv() -> list[str]:
     """Command line of an unisolated worker (``isolation="process"``)."""
     exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
-    return [exe, "-I", "-S", "-B", "-c", BOOTSTRAP]
+    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", BOOTSTRAP])
 
 
 def count_processes(uid: int) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import math
 import operator
 import re
@@ -42,7 +43,7 @@ _CLOSED_FUNCS: dict[str, Callable[..., Any]] = {
     "set": set, "frozenset": frozenset, "tuple": tuple, "list": list, "dict": dict, "sorted": _sorted,
     "len": len, "abs": abs, "round": round, "min": min, "max": max, "sum": sum, "bool": bool, "int": int,
     "float": float, "str": str, "complex": complex,
-    "math.isclose": math.isclose, "math.sqrt": math.sqrt, "math.fabs": math.fabs, "math.pi": math.pi,
+    "math.isclose": math.isclose, "math.sqrt": math.sqrt, "math.fabs": math.fabs,
 }
 # Functions the parent applies to leaf values too (numeric, no iteration of program objects needed).
 _APPLIED_FUNCS = frozenset({"abs", "round", "math.isclose", "math.fabs"})
@@ -89,7 +90,7 @@ def defined_names(code: str) -> frozenset[str]:
     A cheap lexical scan (the parent never parses untrusted code with more than a regex): a name that
     merely *might* be rebound only moves that call into the sandbox, which is always sound.
     """
-    found = set()
+    found: set[str] = set()
     for m in _DEFINE_RE.finditer(code):
         found.update(x for x in m.groups() if x)
     return frozenset(found & (_BUILTIN_NAMES | KNOWN_MODULES))
@@ -104,6 +105,7 @@ _DEFINE_RE = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=65536)  # RL scores the same tests many times; plans are immutable
 def plan_test(source: str, first_index: int = 0, shadowed: frozenset[str] = frozenset()) -> TestPlan:
     """Parse one ``assert`` statement into a `TestPlan` (leaf indices start at ``first_index``).
 
@@ -119,35 +121,40 @@ def plan_test(source: str, first_index: int = 0, shadowed: frozenset[str] = froz
     """
     if len(source) > MAX_TEST_CHARS:
         return TestPlan(source, None, (), f"test longer than {MAX_TEST_CHARS} characters")
+    source = source.strip()
     try:
-        mod = ast.parse(source.strip())
+        mod = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return TestPlan(source, None, (), f"test is not valid Python: {type(exc).__name__}")
     if len(mod.body) != 1 or not isinstance(mod.body[0], ast.Assert):
         return TestPlan(source, None, (), "test is not a single assert statement")
     leaves: list[Leaf] = []
-    tree = _Planner(leaves, first_index, shadowed).plan(mod.body[0].test)
+    tree = _Planner(source, leaves, first_index, shadowed).plan(mod.body[0].test, truth=True)
     return TestPlan(source, tree, tuple(leaves))
 
 
 class _Planner:
-    def __init__(self, leaves: list[Leaf], first: int, shadowed: frozenset[str]) -> None:
+    def __init__(self, source: str, leaves: list[Leaf], first: int, shadowed: frozenset[str]) -> None:
+        self.source = source
         self.leaves = leaves
         self.first = first
         self.shadowed = shadowed
 
-    def plan(self, n: ast.expr) -> Node:
+    def plan(self, n: ast.expr, truth: bool = False) -> Node:
+        """Plan ``n``; ``truth``: only its truthiness matters (``assert f(x)``, ``not f(x)``, ``a and b``)."""
         if _is_closed(n) and not self._uses_shadowed(n):
             try:
                 return ("lit", _eval_closed(n))
-            except Exception as exc:  # the real assert would raise here too
+            except Exception as exc:  # noqa: BLE001  (the real assert would raise here too)
                 return ("err", f"expected side raised {type(exc).__name__}: {exc}"[:300])
         if isinstance(n, ast.Compare):
             return ("cmp", self.plan(n.left), tuple((type(op), self.plan(c)) for op, c in zip(n.ops, n.comparators)))
         if isinstance(n, ast.BoolOp):
-            return ("and" if isinstance(n.op, ast.And) else "or", tuple(self.plan(v) for v in n.values))
-        if isinstance(n, ast.UnaryOp) and type(n.op) in (ast.Not, ast.USub, ast.UAdd):
-            return ({ast.Not: "not", ast.USub: "neg", ast.UAdd: "pos"}[type(n.op)], self.plan(n.operand))
+            return ("and" if isinstance(n.op, ast.And) else "or", tuple(self.plan(v, truth) for v in n.values))
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return ("not", self.plan(n.operand, True))
+        if isinstance(n, ast.UnaryOp) and type(n.op) in (ast.USub, ast.UAdd):
+            return ({ast.USub: "neg", ast.UAdd: "pos"}[type(n.op)], self.plan(n.operand))
         if isinstance(n, ast.BinOp) and type(n.op) in _BINOPS:
             return ("bin", type(n.op), self.plan(n.left), self.plan(n.right))
         if isinstance(n, (ast.Tuple, ast.List, ast.Set)) and not any(isinstance(e, ast.Starred) for e in n.elts):
@@ -157,18 +164,28 @@ class _Planner:
                 and name.split(".")[0] not in self.shadowed):
             kw = tuple((k.arg, self.plan(k.value)) for k in n.keywords)
             return ("call", name, tuple(self.plan(a) for a in n.args), kw)
-        return self._leaf(n)
+        return self._leaf(n, truth)
 
     def _uses_shadowed(self, n: ast.expr) -> bool:
         return bool(self.shadowed) and any(isinstance(x, ast.Name) and x.id in self.shadowed for x in ast.walk(n))
 
-    def _leaf(self, n: ast.expr) -> Node:
-        names = {x.id for x in ast.walk(n) if isinstance(x, ast.Name)}
-        scoped = any(isinstance(x, (ast.Lambda, ast.comprehension, ast.NamedExpr)) for x in ast.walk(n))
+    def _leaf(self, n: ast.expr, truth: bool = False) -> Node:
+        names: set[str] = set()
+        scoped = False
+        for x in ast.walk(n):
+            if isinstance(x, ast.Name):
+                names.add(x.id)
+            elif isinstance(x, (ast.Lambda, ast.comprehension, ast.NamedExpr)):
+                scoped = True
         independent = not scoped and not (names & self.shadowed) and names <= (_BUILTIN_NAMES | KNOWN_MODULES)
         k = self.first + len(self.leaves)
         mods = tuple(sorted(names & KNOWN_MODULES)) if independent else ()
-        self.leaves.append(Leaf(k, ast.unparse(n), independent, mods))
+        src = ast.get_source_segment(self.source, n) or ast.unparse(n)
+        if "\n" in src:  # a multi-line segment may carry indentation the eval parser rejects
+            src = ast.unparse(n)
+        if truth:  # the sandbox reports only the truth value (a re.Match is fine for `assert m(x)`)
+            src = f"(True if ({src}) else False)"
+        self.leaves.append(Leaf(k, src, independent, mods))
         return ("leaf", k)
 
 
@@ -241,9 +258,9 @@ def _unary(op: type, v: Any) -> Any:
 def _binop(op: type, a: Any, b: Any) -> Any:
     if op is ast.Mult:
         for seq, times in ((a, b), (b, a)):
-            if isinstance(seq, (str, bytes, list, tuple)) and type(times) is int:
-                if len(seq) * max(times, 0) > MAX_REPEAT_LEN:
-                    raise _Unsafe("sequence repeat too large to evaluate in the parent")
+            if (isinstance(seq, (str, bytes, list, tuple)) and type(times) is int
+                    and len(seq) * max(times, 0) > MAX_REPEAT_LEN):
+                raise _Unsafe("sequence repeat too large to evaluate in the parent")
     return _BINOPS[op](a, b)
 
 
@@ -314,6 +331,9 @@ def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tup
         return False, str(exc)[:300]
     except RecursionError:
         return False, "value too deeply nested to compare"
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001  (any failure to compare is a failed test, never a crash)
         return False, f"{type(exc).__name__}: {exc}"[:300]
-    return ok, "" if ok else "assertion failed"
+    if ok:
+        return True, ""
+    got = [repr(values[leaf.index])[:120] for leaf in plan.leaves if leaf.index in values][:2]
+    return False, "assertion failed" + (f" (got {', '.join(got)})" if got else "")

@@ -23,9 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from verifiers.errors import ConfigError, SandboxError
-from verifiers.sandbox import _isolation
+from verifiers.sandbox import _isolation, _seccomp
 from verifiers.sandbox._judge import TestPlan, defined_names, plan_test
-from verifiers.sandbox._protocol import FrameReader, ProtocolError, encode_frame, encode_json_frame, loads_untrusted
+from verifiers.sandbox._protocol import (
+    FrameReader,
+    ProtocolError,
+    encode_json_frame,
+    loads_untrusted,
+)
 from verifiers.sandbox._result import ExecutionResult, build_result, failed_result, no_tests_result
 
 Isolation = Literal["bwrap", "process"]
@@ -37,11 +42,7 @@ MAX_RESULT_BYTES = 4 * 1024 * 1024
 MAX_CHILD_FRAME_BYTES = 1024 * 1024
 MAX_START_FAILURES = 3
 # Imported once per worker (shared copy-on-write by every child) and restored before tests run.
-WARM_MODULES = (
-    "math", "cmath", "re", "string", "collections", "collections.abc", "itertools", "functools", "heapq",
-    "bisect", "operator", "copy", "random", "statistics", "decimal", "fractions", "datetime", "json",
-    "array", "typing", "dataclasses", "enum", "sys", "os",
-)
+WARM_MODULES = ("math", "re", "collections", "heapq", "itertools", "functools", "operator", "bisect", "sys")
 
 
 @dataclass
@@ -93,6 +94,7 @@ class CodePool:
         max_output_bytes: stdout/stderr kept per program.
         recycle_after: programs per worker before it is replaced.
         pipeline: requests queued on a worker at once.
+        seccomp: load the syscall deny list of `verifiers.sandbox._seccomp` (default: on where supported).
 
     Example:
         >>> with CodePool(workers=2) as pool:                      # doctest: +SKIP
@@ -103,7 +105,7 @@ class CodePool:
     def __init__(self, workers: int | None = None, memory_mb: int = 512, timeout_s: float = 5.0, *,
                  isolation: Isolation = "bwrap", backend: Literal["local", "ray"] = "local", max_procs: int = 32,
                  max_output_bytes: int = 8192, recycle_after: int = 2000, pipeline: int = 4,
-                 ray_address: str | None = None) -> None:
+                 seccomp: bool | None = None, ray_address: str | None = None) -> None:
         if isolation not in ("bwrap", "process"):
             raise ConfigError(f"isolation must be 'bwrap' or 'process', got {isolation!r}")
         if backend not in ("local", "ray"):
@@ -124,6 +126,9 @@ class CodePool:
         self.recycle_after = recycle_after
         self.pipeline = pipeline
         self.ray_address = ray_address
+        if seccomp and not _seccomp.supported():
+            raise ConfigError("seccomp=True needs x86-64; pass seccomp=None (auto) or False on this machine")
+        self.seccomp = _seccomp.supported() if seccomp is None else bool(seccomp)
         self._ray: Any = None
         self._lock = threading.Lock()
         self._submitted: collections.deque[_Job] = collections.deque()
@@ -152,14 +157,38 @@ class CodePool:
         if self.isolation == "bwrap":
             _isolation.require_bwrap()
             _isolation.python_layout()
+        self._closing = False
+        self._broken = None
+        self._start_failures = 0
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
-        for slot in range(self.workers):
-            self._workers.append(self._spawn(slot))
-        self._wait_ready()
-        self._thread = threading.Thread(target=self._loop, name="codepool-dispatch", daemon=True)
+        # The dispatcher thread spawns every worker: each bwrap gets PDEATHSIG tied to that thread, so
+        # sandboxes die with the pool even if this process is killed.
+        ready = threading.Event()
+        self._start_exc: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(ready,), name="codepool-dispatch", daemon=True)
         self._thread.start()
+        ready.wait()
+        if self._start_exc is not None:
+            self._thread.join()
+            self._thread = None
+            for fd in (self._wake_r, self._wake_w):
+                os.close(fd)
+            raise self._start_exc
         return self
+
+    def _run(self, ready: threading.Event) -> None:
+        try:
+            for slot in range(self.workers):
+                self._workers.append(self._spawn(slot))
+            self._wait_ready()
+        except SandboxError as exc:
+            self._start_exc = exc
+        except Exception as exc:  # noqa: BLE001  (start() must never wait forever)
+            self._start_exc = SandboxError(f"could not start sandbox workers: {exc!r}")
+        ready.set()
+        if self._start_exc is None:
+            self._loop()
 
     def submit(self, code: str, tests: Sequence[str], setup_code: str = "",
                timeout_s: float | None = None) -> Future[ExecutionResult]:
@@ -235,7 +264,7 @@ class CodePool:
         for d in self._tmpdirs:
             d.cleanup()
 
-    def __enter__(self) -> CodePool:
+    def __enter__(self) -> CodePool:  # noqa: PYI034
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -246,8 +275,11 @@ class CodePool:
         fd, err_path = tempfile.mkstemp(prefix="codepool-worker-", suffix=".stderr")
         cfg: dict[str, Any] = {"sandboxed": self.isolation == "bwrap", "max_child_frame": MAX_CHILD_FRAME_BYTES,
                                "modules": list(WARM_MODULES)}
+        pass_fds: tuple[int, ...] = ()
         if self.isolation == "bwrap":
-            argv = _isolation.bwrap_argv(slot)
+            if self.seccomp:
+                pass_fds = (_seccomp.filter_fd(),)
+            argv = _isolation.bwrap_argv(slot, seccomp_fd=pass_fds[0] if pass_fds else None)
             cfg["tmp"] = "/tmp"
             if os.geteuid() == 0:
                 cfg["nproc"] = self.max_procs
@@ -261,8 +293,10 @@ class CodePool:
             cfg["tmp"] = cwd = d.name
         self._nproc = cfg.get("nproc")
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd, env={},
-                                cwd=cwd, close_fds=True, start_new_session=True)
+                                cwd=cwd, close_fds=True, start_new_session=True, pass_fds=pass_fds)
         os.close(fd)
+        for f in pass_fds:
+            os.close(f)
         assert proc.stdin is not None and proc.stdout is not None
         os.set_blocking(proc.stdin.fileno(), False)
         os.set_blocking(proc.stdout.fileno(), False)
@@ -271,7 +305,15 @@ class CodePool:
         self.stats["workers_started"] += 1
         return w
 
-    def _kill(self, w: _Worker) -> None:
+    def _kill(self, w: _Worker, graceful: bool = False) -> None:
+        if graceful and w.ready and not w.inflight:
+            # EOF on stdin ends the worker; bwrap then exits on its own (and its CPU time gets accounted).
+            try:
+                assert w.proc.stdin is not None
+                w.proc.stdin.close()
+                w.proc.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
         try:
             w.proc.kill()
         except OSError:
@@ -387,7 +429,7 @@ class CodePool:
                     self._on_readable(w)
         sel.close()
         for w in self._workers:
-            self._kill(w)
+            self._kill(w, graceful=True)
         self._workers.clear()
 
     def _assign(self) -> None:
@@ -477,13 +519,13 @@ class CodePool:
             hdr, w.header = w.header, None
             try:
                 res = build_result(job.plans, hdr, fr)
-            except Exception as exc:  # a judging bug must not kill the dispatcher
+            except Exception as exc:  # noqa: BLE001  (a judging bug must not kill the dispatcher)
                 res = failed_result(job.plans, "crashed", f"internal judging error: {exc!r}")
             self.stats["programs"] += 1
             job.future.set_result(res)
             w.head_since = time.monotonic()
             w.done += 1
-            if w.done >= self.recycle_after or hdr.get("anomaly") is True:
+            if not w.draining and (w.done >= self.recycle_after or hdr.get("anomaly") is True):
                 w.draining = True
                 self.stats["recycled"] += 1
 
@@ -526,6 +568,6 @@ class CodePool:
         for w in list(self._workers):
             if w.draining and not w.inflight:
                 self._workers.remove(w)
-                self._kill(w)
+                self._kill(w, graceful=True)
                 if not self._closing:
                     self._workers.append(self._spawn(w.slot))

@@ -7,6 +7,7 @@ into exact builtin types only, with bounded size and depth.
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 from typing import Any
@@ -15,6 +16,9 @@ from typing import Any
 MAX_FRAME_BYTES = 8 * 1024 * 1024
 MAX_VALUE_NODES = 200_000
 MAX_VALUE_DEPTH = 100
+# Sets/dicts whose members share one hash this often are rejected: crafted collisions (ints that are
+# multiples of 2**61 - 1 all hash to 0) would make building them in the parent quadratic.
+MAX_SAME_HASH = 32
 
 _HEADER = struct.Struct(">I")
 
@@ -127,6 +131,8 @@ def _decode(t: Any, depth: int, budget: list[int]) -> Any:
     if type(body) is not list:
         raise ValueRejected(f"bad body for tag {tag!r}")
     items = [_decode(x, depth + 1, budget) for x in body]
+    if tag in ("s", "z", "d") and len(items) > MAX_SAME_HASH:
+        _check_hash_flood([p[0] if tag == "d" and type(p) is list and p else p for p in items])
     try:
         if tag == "t":
             return tuple(items)
@@ -141,6 +147,18 @@ def _decode(t: Any, depth: int, budget: list[int]) -> Any:
     except TypeError as exc:  # unhashable member
         raise ValueRejected(f"bad container: {exc}") from None
     raise ValueRejected(f"unknown tag {tag!r}")
+
+
+def _check_hash_flood(keys: list[Any]) -> None:
+    try:
+        hashes = sorted(hash(k) for k in keys)
+    except TypeError:
+        return  # unhashable: set()/dict() below rejects it
+    run = 1
+    for a, b in itertools.pairwise(hashes):
+        run = run + 1 if a == b else 1
+        if run > MAX_SAME_HASH:
+            raise ValueRejected("too many set/dict members with the same hash (hash flooding)")
 
 
 def encode_value(v: Any) -> Any:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from verifiers.sandbox._judge import TestPlan, judge
-from verifiers.sandbox._protocol import ProtocolError, ValueRejected, decode_value, loads_untrusted, split_frames
+from verifiers.sandbox._protocol import (
+    ProtocolError,
+    ValueRejected,
+    decode_value,
+    loads_untrusted,
+    split_frames,
+)
 
 ExecStatus = Literal["passed", "failed", "timeout", "memory", "syntax_error", "runtime_error", "crashed", "no_tests"]
 TestStatus = Literal["passed", "failed", "error", "not_run"]

@@ -50,11 +50,12 @@ class HFBackend:
             torch_dtype = torch.float32 if self.device == "cpu" else "auto"
         else:
             torch_dtype = getattr(torch, dtype)
+        self.model: Any
         try:
             self.model = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype)
         except Exception as e:
             raise ConfigError(f"cannot load model weights from {model!r} ({type(e).__name__}: {e})") from e
-        self.model.to(self.device).eval()
+        self.model = self.model.to(self.device).eval()
         self.stop_ids = stop_token_ids(self.tokenizer, model if os.path.isdir(model) else None)
         if not self.stop_ids:
             raise ConfigError(f"{model!r} defines no end-of-sequence token; set eos_token in its tokenizer")

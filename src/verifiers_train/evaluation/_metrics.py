@@ -152,12 +152,11 @@ def bootstrap_ci(values: Sequence[float], *, iterations: int = BOOTSTRAP_ITERATI
 def format_ok(sample: Mapping[str, Any]) -> bool:
     """Whether a sample follows the expected answer format.
 
-    The scorer's ``format`` part (1.0 = fully formatted) when it reports one, else whether an answer
-    could be extracted at all.
+    The sample's ``format_ok`` (set at scoring time from the prompt template: ``####`` answer, ``\\boxed{}``,
+    ``<SOLUTION>`` block, python code block) when present, else whether an answer could be extracted.
     """
-    parts = sample.get("parts") or {}
-    if "format" in parts:
-        return float(parts["format"]) >= 1.0
+    if "format_ok" in sample:
+        return bool(sample["format_ok"])
     return sample.get("extracted") is not None
 
 
@@ -230,5 +229,5 @@ def _mean(values: Sequence[float]) -> float:
 def _safe_equivalent(equivalent: Equivalence, a: str, b: str) -> bool:
     try:
         return bool(equivalent(a, b))
-    except Exception:  # a checker crash on odd model output must not abort the whole summary
+    except Exception:  # noqa: BLE001 - a checker crash on odd model output must not abort the whole summary
         return False

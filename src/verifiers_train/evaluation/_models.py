@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 from verifiers.errors import ConfigError
@@ -28,12 +29,21 @@ def default_cache_dir() -> Path:
 
 
 def verl_actor_dir(path: Path) -> Path | None:
-    """The actor folder if ``path`` is a verl checkpoint (step dir or its ``actor``), else ``None``."""
-    for cand in (path, path / "actor"):
-        if cand.is_dir() and (any(_SHARD.fullmatch(p.name) for p in cand.iterdir())
-                              or (cand / "fsdp_config.json").is_file()):
-            return cand
-    return None
+    """The actor shard folder if ``path`` is a verl checkpoint (actor, step, root or run dir), else ``None``."""
+    if not any(_SHARD.fullmatch(p.name) for p in _walk2(path)) and not any(
+            (c / "latest_checkpointed_iteration.txt").is_file() for c in (path, path / "checkpoints")):
+        return None
+    from verifiers_train.merge import find_checkpoint
+
+    return find_checkpoint(path, "actor")
+
+
+def _walk2(path: Path) -> list[Path]:
+    """Files in ``path`` and its direct subfolders (enough to spot ``global_step_N/actor`` shards)."""
+    out: list[Path] = []
+    for p in path.iterdir():
+        out += list(p.iterdir()) if p.is_dir() else [p]
+    return out
 
 
 def resolve_model(model: str, *, merge_dir: str | os.PathLike[str] | None = None) -> str:
@@ -51,13 +61,13 @@ def resolve_model(model: str, *, merge_dir: str | os.PathLike[str] | None = None
     """
     path = Path(model).expanduser()
     if path.is_dir():
+        if (path / "config.json").is_file():
+            return str(path.resolve())
         actor = verl_actor_dir(path)
         if actor is not None:
             return str(_merge(actor, merge_dir))
-        if (path / "config.json").is_file():
-            return str(path.resolve())
         raise ConfigError(f"{model} is a folder but holds neither an HF model (config.json) nor a verl "
-                          "checkpoint (model_world_size_*_rank_*.pt); point MODEL at one of those")
+                          "checkpoint (fsdp_config.json + model_world_size_*_rank_0.pt); point MODEL at one of those")
     if path.exists():
         raise ConfigError(f"{model} is a file; MODEL must be a model directory, a verl checkpoint dir or a hub name")
     if _HUB_NAME.fullmatch(model) and not model.startswith((".", "/", "~")):
@@ -93,13 +103,10 @@ def _merge(actor: Path, merge_dir: str | os.PathLike[str] | None) -> Path:
     marker = out / ".merged-from.json"
     if marker.is_file() and (out / "config.json").is_file():
         return out  # merged before, from the same checkpoint contents
-    try:
-        from verifiers_train.merge import merge_checkpoint
-    except ImportError as e:
-        raise ConfigError(f"{actor} is a verl checkpoint, but verifiers_train.merge is unavailable ({e}); "
-                          "merge it with `verifiers-train merge` and pass the merged folder") from e
+    from verifiers_train.merge import merge
+
     out.mkdir(parents=True, exist_ok=True)
-    merge_checkpoint(actor, out)
+    merge(actor, out, echo=lambda line: print(f"[merge] {line}", file=sys.stderr))
     if not (out / "config.json").is_file():
         raise ConfigError(f"merging {actor} into {out} produced no config.json; see the merge log above")
     marker.write_text(json.dumps({"checkpoint": str(actor.resolve()), "key": key}) + "\n")

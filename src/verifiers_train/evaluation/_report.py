@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,17 +28,19 @@ def write_report(run_dir: str | os.PathLike[str], config: Mapping[str, Any], met
     run = Path(run_dir)
     plots = run / "plots"
     plots.mkdir(exist_ok=True)
-    images = [_plot_k_curves(metrics, plots / "pass_at_k.png"), _plot_status(metrics, plots / "status.png"),
-              _plot_lengths(samples, plots / "response_tokens.png")]
-    if metrics.get("by_level"):
-        images.append(_plot_levels(metrics["by_level"], plots / "accuracy_by_level.png"))
+    images: list[Path | None] = []
+    if _have_matplotlib():
+        images = [_plot_k_curves(metrics, plots / "pass_at_k.png"), _plot_status(metrics, plots / "status.png"),
+                  _plot_lengths(samples, plots / "response_tokens.png")]
+        if metrics.get("by_level"):
+            images.append(_plot_levels(metrics["by_level"], plots / "accuracy_by_level.png"))
     rows = summary_rows(metrics)
     body = [f"<h1>verifiers-eval: {_e(str(config.get('model')))} on {_e(str(config.get('dataset')))}</h1>",
             "<h2>Settings</h2>", _table([(k, config.get(k)) for k in (
                 "model", "model_path", "dataset", "data", "split", "template", "preset", "backend", "n",
                 "temperature", "top_p", "max_tokens", "limit", "seed", "problems")]),
             "<h2>Metrics</h2>", _table(rows),
-            "<h2>Plots</h2>"]
+            "<h2>Plots</h2>" if images else "<p>(no plots: matplotlib is not installed)</p>"]
     body += [f'<img src="plots/{_e(p.name)}" alt="{_e(p.stem)}" style="max-width:48%">' for p in images if p]
     body.append("<h2>Examples</h2>")
     for status in ("correct", "incorrect", "no_answer", "timeout", "error"):
@@ -70,6 +73,9 @@ def summary_rows(metrics: Mapping[str, Any]) -> list[tuple[str, Any]]:
     if tp:
         rows += [("prompts/s", _num(tp.get("prompts_per_s"))), ("generated tokens/s", _num(tp.get("tokens_per_s")))]
     rows += [(f"accuracy level {k}", _pct(v)) for k, v in (metrics.get("by_level") or {}).items()]
+    ref = metrics.get("reference")
+    if ref:
+        rows.append((f"{ref.get('name')} reference accuracy", ref.get("accuracy_display", _pct(ref.get("accuracy")))))
     return rows
 
 
@@ -106,7 +112,8 @@ def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.
     out.mkdir(parents=True, exist_ok=True)
     md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
     (out / "compare.md").write_text("\n".join(md) + "\n", encoding="utf-8")
-    _plot_compare(names, [m for _, m in runs], out / "compare.png")
+    if _have_matplotlib():
+        _plot_compare(names, [m for _, m in runs], out / "compare.png")
     table = "<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr>" + "".join(
         "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows) + "</table>"
     (out / "compare.html").write_text(_page("verifiers-eval compare", [
@@ -117,6 +124,13 @@ def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.
 def _labels(run_dirs: Sequence[str | os.PathLike[str]]) -> list[str]:
     names = [Path(d).name or str(d) for d in run_dirs]
     return names if len(set(names)) == len(names) else [str(d) for d in run_dirs]
+
+
+def _have_matplotlib() -> bool:
+    # plots are optional: a bare GPU host may lack matplotlib, and the numbers matter more than the pictures
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _plt() -> Any:
@@ -239,7 +253,7 @@ def _e(text: str) -> str:
 
 
 def _pct(v: Any) -> str:
-    return "n/a" if v is None or v != v else f"{100 * float(v):.2f}%"
+    return "n/a" if v is None or math.isnan(float(v)) else f"{100 * float(v):.2f}%"
 
 
 def _num(v: Any) -> str:

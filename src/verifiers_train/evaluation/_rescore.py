@@ -53,14 +53,15 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
     if not rows:
         raise DataError(f"{path} holds no rows")
     template = template or DEFAULT_TEMPLATE.get(dataset, "plain")
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict) or not isinstance(r.get("response"), str):
+            raise DataError(f"{path} row {i + 1}: no 'response' string; each row needs the model output")
     problems: dict[str, Problem] = {}
     if any("gold" not in r and "tests" not in r for r in rows):
         problems = {p.id: p for p in load_problems(dataset, data, split=split)}
     samples, jobs = [], []
     counters: dict[str, int] = defaultdict(int)
     for i, r in enumerate(rows):
-        if not isinstance(r.get("response"), str):
-            raise DataError(f"{path} row {i + 1}: no 'response' string; each row needs the model output")
         pid = str(r.get("problem_id", f"row{i}"))
         sample_index = int(r["sample_index"]) if "sample_index" in r else counters[pid]
         counters[pid] += 1
@@ -85,6 +86,8 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
     for s, sc in zip(samples, scores, strict=True):
         s.update(sc)
     run = RunDir(out or Path(path).with_name(Path(path).stem + "-scored"))
+    if run.exists() and not overwrite:
+        raise ConfigError(f"{run.path} already holds a run; pass --overwrite to replace it, or choose another --out")
     if overwrite:
         for f in (run.samples_path, run.metrics_path, run.config_path):
             f.unlink(missing_ok=True)  # rescoring replaces the scores wholesale; nothing to keep

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -38,8 +39,9 @@ from verifiers_train.evaluation._scoring import (
     job_for,
 )
 
-# Problems per generation call. Large enough to keep a GPU busy, small enough that a crash loses little.
-DEFAULT_CHUNK_PROBLEMS = 256
+# Problems per generation call, by backend: vLLM batches best with many prompts at once (a crash loses at most
+# one chunk), the HF loop decodes one problem at a time anyway, so small chunks give a live progress bar.
+DEFAULT_CHUNK_PROBLEMS = {"vllm": 1024, "hf": 8}
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class EvalConfig:
         dtype: model dtype (``auto``, ``bfloat16``, ``float16``, ``float32``).
         out: run directory; default ``eval_runs/<model>-<dataset>-n<n>-t<temperature>-s<seed>``.
         resume: continue the run in ``out`` instead of refusing to touch it.
-        chunk_problems: problems per generation call.
+        chunk_problems: problems per generation call (default `DEFAULT_CHUNK_PROBLEMS` of the backend).
         score_workers: processes for scoring (0: one background thread).
         merge_dir: where a verl checkpoint is merged (default under ``$VERIFIERS_CACHE``).
         backend_options: extra backend arguments (``tensor_parallel_size``, ``gpu_memory_utilization``...).
@@ -86,7 +88,7 @@ class EvalConfig:
     dtype: str = "auto"
     out: str | None = None
     resume: bool = False
-    chunk_problems: int = DEFAULT_CHUNK_PROBLEMS
+    chunk_problems: int | None = None
     score_workers: int | None = None
     merge_dir: str | None = None
     backend_options: dict[str, Any] = field(default_factory=dict)
@@ -137,7 +139,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         raise ConfigError(f"unknown dataset {cfg.dataset!r}; choose one of {', '.join(DATASETS)}")
     if cfg.backend not in BACKENDS:
         raise ConfigError(f"unknown backend {cfg.backend!r}; choose one of {', '.join(BACKENDS)}")
-    if cfg.chunk_problems < 1:
+    if cfg.chunk_problems is not None and cfg.chunk_problems < 1:
         raise ConfigError(f"chunk_problems must be at least 1, got {cfg.chunk_problems}")
     sampling = cfg.sampling
     template = cfg.template or DEFAULT_TEMPLATE.get(cfg.dataset, "plain")
@@ -194,6 +196,7 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
     from verifiers_train.templates import build_messages
 
     total = len(problems) * cfg.n
+    chunk_size = cfg.chunk_problems or DEFAULT_CHUNK_PROBLEMS.get(cfg.backend, 64)
     written = 0
     correct = 0
     inflight: list[tuple[PendingScores, list[dict[str, Any]]]] = []
@@ -213,23 +216,26 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
                 correct += sum(bool(r["correct"]) for r in rows)
                 bar(len(rows), correct / max(written, 1), timing)
 
-        for start in range(0, len(pending), cfg.chunk_problems):
-            chunk = pending[start : start + cfg.chunk_problems]
-            requests, prompts = [], {}
-            for i, problem, missing in chunk:
-                text, ids = backend.render(build_messages(problem, template, cfg.system_prompt))
-                prompts[i] = text
-                requests.append(GenerationRequest(i, text, ids, missing, base_seed(cfg.seed, problem.id)))
-            t0 = time.perf_counter()
-            completions = backend.generate(requests, sampling)
-            timing["generate_s"] += time.perf_counter() - t0
-            timing["prompts"] += len(requests)
-            timing["generated_tokens"] += sum(c.response_tokens for c in completions)
-            rows = [_sample_row(problems[c.problem_index], c, prompts[c.problem_index]) for c in completions]
-            jobs = [job_for(problems[c.problem_index], c.text) for c in completions]
-            inflight.append((scorer.submit(jobs), rows))
-            drain(block=False)
-        drain(block=True)
+        try:
+            for start in range(0, len(pending), chunk_size):
+                chunk = pending[start : start + chunk_size]
+                requests, prompts = [], {}
+                for i, problem, missing in chunk:
+                    text, ids = backend.render(build_messages(problem, template, cfg.system_prompt))
+                    prompts[i] = text
+                    requests.append(GenerationRequest(i, text, ids, missing, base_seed(cfg.seed, problem.id)))
+                t0 = time.perf_counter()
+                completions = backend.generate(requests, sampling)
+                timing["generate_s"] += time.perf_counter() - t0
+                timing["prompts"] += len(requests)
+                timing["generated_tokens"] += sum(c.response_tokens for c in completions)
+                rows = [_sample_row(problems[c.problem_index], c, prompts[c.problem_index]) for c in completions]
+                jobs = [job_for(problems[c.problem_index], c.text) for c in completions]
+                inflight.append((scorer.submit(jobs), rows))
+                drain(block=False)
+        finally:
+            # also on ^C or a backend crash: save every chunk already generated before giving up
+            drain(block=True)
     return written
 
 
@@ -289,11 +295,21 @@ class _progress:
     def __init__(self, enabled: bool, total: int, done: int) -> None:
         self.enabled, self.total, self.done = enabled, total, done
         self._progress: Any = None
+        self._plain = False
 
     def __enter__(self) -> Callable[[int, float, dict[str, float]], None]:
         if self.enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
+            try:
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TextColumn,
+                    TimeRemainingColumn,
+                )
+            except ImportError:  # no rich (bare GPU host): one plain line per chunk instead of a bar
+                self._plain = True
+                return self._advance
             self._progress = Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(),
                                       TextColumn("{task.fields[stats]}"), TimeRemainingColumn(), transient=False)
             self._progress.start()
@@ -301,9 +317,13 @@ class _progress:
         return self._advance
 
     def _advance(self, k: int, acc: float, timing: dict[str, float]) -> None:
+        tps = timing["generated_tokens"] / timing["generate_s"] if timing["generate_s"] else 0.0
         if self._progress is not None:
-            tps = timing["generated_tokens"] / timing["generate_s"] if timing["generate_s"] else 0.0
             self._progress.update(self._task, advance=k, stats=f"acc {acc:.1%}  {tps:,.0f} tok/s")
+        elif self._plain:
+            self.done += k
+            print(f"eval {self.done}/{self.total} samples  acc {acc:.1%}  {tps:,.0f} tok/s", file=sys.stderr,
+                  flush=True)
 
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:

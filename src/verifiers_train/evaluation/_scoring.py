@@ -25,9 +25,9 @@ DATASETS = tuple(SCORER_OF)
 _FORMAT_CHECKS: dict[str, Callable[[str], bool]] = {
     "verl": lambda r: re.search(r"####\s*\S", r) is not None,
     "boxed": lambda r: re.search(r"\\boxed\s*\{", r) is not None,
-    "grail": lambda r: re.search(r"<SOLUTION>.*?\S.*?</SOLUTION>", r, re.S) is not None,
-    "mbpp": lambda r: re.search(r"```(?:python|py)?\s*\n.*?```", r, re.S) is not None,
-    "mbpp-grail": lambda r: re.search(r"<SOLUTION>.*?\S.*?</SOLUTION>", r, re.S) is not None,
+    "grail": lambda r: re.search(r"<SOLUTION>.*?\S.*?</SOLUTION>", r, re.DOTALL) is not None,
+    "mbpp": lambda r: re.search(r"```(?:python|py)?\s*\n.*?```", r, re.DOTALL) is not None,
+    "mbpp-grail": lambda r: re.search(r"<SOLUTION>.*?\S.*?</SOLUTION>", r, re.DOTALL) is not None,
 }
 
 
@@ -78,15 +78,17 @@ def score_jobs(dataset: str, preset: str, template: str, jobs: Sequence[ScoreJob
     """
     mod = scorer_module(dataset)
     config = _config(mod, preset)
+    if SCORER_OF[dataset] == "mbpp":
+        # the sandbox pool runs a chunk's programs in parallel; a pool that cannot start raises SandboxError
+        scores = mod.score_batch([j.response for j in jobs], [list(j.tests) for j in jobs],
+                                 [j.setup_code for j in jobs], config=config)
+        return [s.to_dict() | {"format_ok": format_ok(template, j.response, s.extracted)}
+                for j, s in zip(jobs, scores, strict=True)]
     out = []
     for job in jobs:
         try:
-            if SCORER_OF[dataset] == "mbpp":
-                score = mod.score(job.response, list(job.tests), setup_code=job.setup_code, config=config)
-            else:
-                score = mod.score(job.response, job.gold, config=config)
-            row = score.to_dict()
-        except Exception as e:  # a bad rollout is data: record it, keep its siblings going
+            row = mod.score(job.response, job.gold, config=config).to_dict()
+        except Exception as e:  # noqa: BLE001 - a bad rollout is data: record it, keep its siblings going
             row = {"reward": 0.0, "correct": False, "status": "error", "extracted": None, "parts": {},
                    "explanation": f"scorer raised {type(e).__name__}: {e}"}
         row["format_ok"] = format_ok(template, job.response, row.get("extracted"))

@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--dtype", default="auto", help="auto, bfloat16, float16, float32")
     ck.add_argument("--out", help="run folder (default eval_runs/<model>-<dataset>-n<N>-t<T>-s<S>)")
     ck.add_argument("--resume", action="store_true", help="continue the run in --out (settings must match)")
-    ck.add_argument("--chunk-problems", type=int, default=256, help="problems per generation call")
+    ck.add_argument("--chunk-problems", type=int, help="problems per generation call (default: vllm 1024, hf 8)")
     ck.add_argument("--score-workers", type=int, help="scoring processes (default: 4 for math, else a thread)")
     ck.add_argument("--merge-dir", help="where to merge a verl checkpoint (default under $VERIFIERS_CACHE)")
     ck.add_argument("--tensor-parallel-size", type=int, help="vllm: GPUs to shard over (default: all visible)")
@@ -127,9 +127,6 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
     from verifiers_train.evaluation._report import write_compare
 
     labels = args.labels.split(",") if args.labels else None
@@ -138,29 +135,32 @@ def _compare(args: argparse.Namespace) -> int:
 
         raise ConfigError(f"--labels has {len(labels)} names for {len(args.runs)} runs")
     header, rows = write_compare(args.runs, args.out, labels)
-    table = Table(*header, title="verifiers-eval compare")
-    for r in rows:
-        table.add_row(*r)
-    Console().print(table)
+    _print_table(header, rows, "verifiers-eval compare")
     print(f"wrote {args.out}/compare.html, compare.md, compare.png")
     return 0
 
 
 def _print_summary(run_dir: Any, metrics: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
     from verifiers_train.evaluation._report import summary_rows
 
-    table = Table("metric", "value", title=f"verifiers-eval: {run_dir}")
-    for k, v in summary_rows(metrics):
-        table.add_row(k, str(v))
-    ref = metrics.get("reference")
-    if ref:
-        table.add_row(f"{ref.get('name')} accuracy", str(ref.get("accuracy_display", ref.get("error", ""))))
-    Console().print(table)
+    _print_table(["metric", "value"], [[k, str(v)] for k, v in summary_rows(metrics)], f"verifiers-eval: {run_dir}")
     print(json.dumps({"run_dir": str(run_dir), "accuracy": metrics.get("accuracy"),
                       "pass_at_k": metrics.get("pass_at_k"), "maj_at_k": metrics.get("maj_at_k")}))
+
+
+def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]], title: str) -> None:
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:  # bare GPU host: plain text
+        print(title)
+        for r in [header, *rows]:
+            print("  ".join(f"{c:<28}" for c in r))
+        return
+    table = Table(*header, title=title)
+    for r in rows:
+        table.add_row(*r)
+    Console().print(table)
 
 
 if __name__ == "__main__":
