@@ -199,6 +199,7 @@ SUBCOMMANDS: dict[str, Registrar | str] = {
     "run": _add_run,
     "merge": _add_merge,
     "report": _add_report,
+    "tiny-model": "verifiers_train.tiny:register",
 }
 
 

@@ -240,9 +240,7 @@ def _greedy_accuracy(model: Any, tok: Any, dataset: str, template: str, problems
     return sum(bool(s["correct"]) for s in scores) / len(problems)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m verifiers_train.tiny``: build a tiny model and print where it went and how good it is."""
-    ap = argparse.ArgumentParser(prog="python -m verifiers_train.tiny", description=__doc__.split("\n")[0])
+def _add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--out", required=True, help="output model folder")
     ap.add_argument("--dataset", default="arith", help="dataset whose train solutions are the SFT data")
     ap.add_argument("--data", default=None, help="local data file (not needed for arith)")
@@ -255,13 +253,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", default=None, help="cuda or cpu (default: cuda when available)")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads for torch")
-    args = ap.parse_args(argv)
+
+
+def _run(args: argparse.Namespace) -> int:
     info = build_tiny_model(args.out, dataset=args.dataset, data=args.data, template=args.template,
                             size=args.size, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                             train_problems=args.train_problems, seed=args.seed, device=args.device,
                             threads=args.threads)
     print(json.dumps(asdict(info) | {"path": str(info.path)}, indent=2))
     return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``verifiers-train tiny-model`` to a ``verifiers-train`` subparsers object."""
+    p = sub.add_parser("tiny-model", help="build a tiny Qwen2 model + tokenizer, SFT-trained to partial accuracy",
+                       description=(__doc__ or "").split("\n")[0])
+    _add_arguments(p)
+    p.set_defaults(func=_run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m verifiers_train.tiny``: build a tiny model and print where it went and how good it is."""
+    ap = argparse.ArgumentParser(prog="python -m verifiers_train.tiny", description=(__doc__ or "").split("\n")[0])
+    _add_arguments(ap)
+    return _run(ap.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -222,6 +222,15 @@ def compute_metrics(samples: Iterable[Mapping[str, Any]], *, equivalent: Equival
     return metrics
 
 
+def accuracy_by(samples: Iterable[Mapping[str, Any]], key: str) -> dict[str, float]:
+    """Share of correct samples per value of ``key`` (e.g. ``level``), for samples that have it."""
+    groups: dict[str, list[bool]] = {}
+    for s in samples:
+        if key in s:
+            groups.setdefault(str(s[key]), []).append(bool(s["correct"]))
+    return {k: sum(v) / len(v) for k, v in sorted(groups.items())}
+
+
 def _mean(values: Sequence[float]) -> float:
     return float(sum(values) / len(values)) if values else float("nan")
 

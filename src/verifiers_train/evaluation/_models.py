@@ -61,10 +61,13 @@ def resolve_model(model: str, *, merge_dir: str | os.PathLike[str] | None = None
     """
     path = Path(model).expanduser()
     if path.is_dir():
-        if (path / "config.json").is_file():
+        has_weights = any(p.suffix in (".safetensors", ".bin") for p in path.iterdir())
+        if path.name == "huggingface" and not has_weights and verl_actor_dir(path.parent) is not None:
+            path = path.parent  # verl's actor/huggingface holds the config and tokenizer, not the weights
+        elif (path / "config.json").is_file():
             return str(path.resolve())
         actor = verl_actor_dir(path)
-        if actor is not None:
+        if actor is not None:  # includes actor/huggingface, redirected above
             return str(_merge(actor, merge_dir))
         raise ConfigError(f"{model} is a folder but holds neither an HF model (config.json) nor a verl "
                           "checkpoint (fsdp_config.json + model_world_size_*_rank_0.pt); point MODEL at one of those")

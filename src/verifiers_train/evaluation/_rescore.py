@@ -14,9 +14,9 @@ from typing import Any
 
 from verifiers.datasets import Problem, load_problems, read_records
 from verifiers.errors import ConfigError, DataError
-from verifiers_train.evaluation._metrics import compute_metrics
+from verifiers_train.evaluation._metrics import accuracy_by, compute_metrics
 from verifiers_train.evaluation._rundir import RunDir
-from verifiers_train.evaluation._scoring import DATASETS, BackgroundScorer, ScoreJob
+from verifiers_train.evaluation._scoring import DATASETS, BackgroundScorer, ScoreJob, vote_equivalence
 
 _KEPT = ("problem_id", "sample_index", "seed", "prompt", "response", "gold", "response_tokens", "finish_reason",
          "level")
@@ -95,10 +95,8 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
               "split": split, "preset": preset, "template": template, "model": rows[0].get("model", "n/a")}
     run.start(config, resume=False)
     run.append_samples(samples)
-    from verifiers_train.evaluation._run import _accuracy_by, _safe_equivalence
-
-    metrics = compute_metrics(samples, equivalent=_safe_equivalence(dataset))
-    metrics["by_level"] = _accuracy_by(samples, "level")
+    metrics = compute_metrics(samples, equivalent=vote_equivalence(dataset))
+    metrics["by_level"] = accuracy_by(samples, "level")
     run.write_metrics(metrics)
     if report:
         from verifiers_train.evaluation._report import write_report

@@ -27,7 +27,7 @@ from verifiers_train.evaluation._backends import (
     base_seed,
     make_backend,
 )
-from verifiers_train.evaluation._metrics import compute_metrics
+from verifiers_train.evaluation._metrics import accuracy_by, compute_metrics
 from verifiers_train.evaluation._models import model_fingerprint, resolve_model
 from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.evaluation._scoring import (
@@ -35,8 +35,8 @@ from verifiers_train.evaluation._scoring import (
     BackgroundScorer,
     PendingScores,
     check_preset,
-    equivalence_for,
     job_for,
+    vote_equivalence,
 )
 
 # Problems per generation call, by backend: vLLM batches best with many prompts at once (a crash loses at most
@@ -175,9 +175,9 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
             backend.close()
     samples = run.read_samples()
     total = {k: float(previous.get(k, 0)) + float(v) for k, v in timing.items()}
-    metrics = compute_metrics(samples, equivalent=_safe_equivalence(cfg.dataset), timing=total, seed=cfg.seed)
+    metrics = compute_metrics(samples, equivalent=vote_equivalence(cfg.dataset), timing=total, seed=cfg.seed)
     metrics["complete"] = len(samples) == len(problems) * cfg.n
-    metrics["by_level"] = _accuracy_by(samples, "level")
+    metrics["by_level"] = accuracy_by(samples, "level")
     metrics["timing"] = total | {"sessions": int(previous.get("sessions", 0)) + 1,
                                  "last_session_s": time.perf_counter() - t_start}
     run.write_metrics(metrics)
@@ -272,21 +272,6 @@ def _default_score_workers(dataset: str) -> int:
     # math-verify's symbolic checks are CPU-heavy: give them processes; regex GSM8K scoring and the
     # MBPP sandbox pool (already parallel) are fine in one background thread.
     return min(4, os.cpu_count() or 1) if dataset in ("math", "math500") else 0
-
-
-def _safe_equivalence(dataset: str) -> Callable[[str, str], bool] | None:
-    try:
-        return equivalence_for(dataset)
-    except (ImportError, AttributeError):  # scorer without `equivalent`: vote on exact strings
-        return lambda a, b: a == b
-
-
-def _accuracy_by(samples: Sequence[dict[str, Any]], key: str) -> dict[str, float]:
-    groups: dict[str, list[bool]] = {}
-    for s in samples:
-        if key in s:
-            groups.setdefault(str(s[key]), []).append(bool(s["correct"]))
-    return {k: sum(v) / len(v) for k, v in sorted(groups.items())}
 
 
 class _progress:

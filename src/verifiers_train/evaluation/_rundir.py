@@ -46,11 +46,11 @@ class RunDir:
         Raises:
             ConfigError: the folder holds a run and ``resume`` is off, or the settings differ from it.
         """
-        if self.exists() and not resume:
-            n = len(self.read_samples(repair=False)) if self.samples_path.is_file() else 0
+        n = len(self.read_samples(repair=False)) if self.samples_path.is_file() else 0
+        if n and not resume:  # a folder whose run never produced a sample holds nothing to protect
             raise ConfigError(f"{self.path} already holds a run ({n} samples); pass --resume to continue it, "
                               "or choose another --out")
-        if resume and self.config_path.is_file():
+        if resume and n and self.config_path.is_file():
             old = self.read_config()
             diffs = [f"{k}: run has {old.get(k)!r}, now {config.get(k)!r}"
                      for k in IDENTITY_KEYS if old.get(k) != config.get(k)]

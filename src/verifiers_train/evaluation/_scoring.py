@@ -49,6 +49,14 @@ def equivalence_for(dataset: str) -> Callable[[str, str], bool] | None:
     return scorer_module(dataset).equivalent  # type: ignore[no-any-return]
 
 
+def vote_equivalence(dataset: str) -> Callable[[str, str], bool] | None:
+    """`equivalence_for`, falling back to exact string match if the scorer offers no ``equivalent``."""
+    try:
+        return equivalence_for(dataset)
+    except (ImportError, AttributeError):
+        return lambda a, b: a == b
+
+
 def format_ok(template: str, response: str, extracted: str | None) -> bool:
     """Whether ``response`` gives its answer in the form ``template`` asks for (any answer, for ``plain``)."""
     check = _FORMAT_CHECKS.get(template)
