@@ -104,7 +104,7 @@ class CodePool:
 
     def __init__(self, workers: int | None = None, memory_mb: int = 512, timeout_s: float = 5.0, *,
                  isolation: Isolation = "bwrap", backend: Literal["local", "ray"] = "local", max_procs: int = 32,
-                 max_output_bytes: int = 8192, recycle_after: int = 2000, pipeline: int = 4,
+                 max_output_bytes: int = 8192, recycle_after: int = 2000, pipeline: int = 8,
                  seccomp: bool | None = None, ray_address: str | None = None) -> None:
         if isolation not in ("bwrap", "process"):
             raise ConfigError(f"isolation must be 'bwrap' or 'process', got {isolation!r}")
@@ -433,22 +433,25 @@ class CodePool:
         self._workers.clear()
 
     def _assign(self) -> None:
+        """Top up workers whose queue is at most half full, one pipe write per top-up."""
+        refill_at = self.pipeline // 2
         while self._queue:
             if self._broken:
                 job = self._queue.popleft()
                 job.future.set_exception(SandboxError(self._broken))
                 continue
-            cands = [w for w in self._workers if not w.draining and len(w.inflight) < self.pipeline]
+            cands = [w for w in self._workers if not w.draining and len(w.inflight) <= refill_at]
             if not cands:
                 return
             w = min(cands, key=lambda x: len(x.inflight))
-            job = self._queue.popleft()
-            if not job.frame:
-                job.frame = self._request(job)
             if not w.inflight:
                 w.head_since = time.monotonic()
-            w.inflight.append(job)
-            w.out += job.frame
+            while self._queue and len(w.inflight) < self.pipeline:
+                job = self._queue.popleft()
+                if not job.frame:
+                    job.frame = self._request(job)
+                w.inflight.append(job)
+                w.out += job.frame
             self._flush(w)
 
     def _request(self, job: _Job) -> bytes:

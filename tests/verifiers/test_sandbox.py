@@ -1,0 +1,300 @@
+"""CodePool behaviour: API, judging in the parent, isolation properties, recycling, backends."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import threading
+from concurrent.futures import Future
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifiers.errors import ConfigError, SandboxError
+from verifiers.sandbox import CodePool, ExecutionResult, _isolation
+from verifiers.sandbox._judge import defined_names, plan_test
+from verifiers.sandbox._pool import _Job
+
+ADD = "def add(a, b):\n    return a + b\n"
+
+
+@pytest.fixture(scope="module")
+def pool():
+    try:
+        p = CodePool(workers=2, timeout_s=3.0).start()
+    except SandboxError as exc:  # CI installs bubblewrap; a box without working namespaces skips loudly
+        pytest.skip(f"bubblewrap sandbox unavailable: {exc}")
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def sandbox_ok(pool: CodePool) -> None:
+    """For tests that build their own pool: skip exactly when the shared one could not start."""
+
+
+def test_run_passes_and_fails(pool: CodePool) -> None:
+    r = pool.run(ADD, ["assert add(1, 2) == 3", "assert add(2, 2) == 4"])
+    assert isinstance(r, ExecutionResult)
+    assert (r.passed, r.status, r.tests_passed, r.tests_total) == (True, "passed", 2, 2)
+    r = pool.run(ADD, ["assert add(1, 2) == 3", "assert add(2, 2) == 5"])
+    assert (r.passed, r.status, r.tests_passed) == (False, "failed", 1)
+    assert [t.status for t in r.per_test] == ["passed", "failed"]
+    assert "got 4" in r.per_test[1].detail
+
+
+def test_map_keeps_order(pool: CodePool) -> None:
+    items = [{"code": f"def f():\n    return {i}\n", "tests": [f"assert f() == {i}"]} for i in range(40)]
+    items[7]["tests"] = ["assert f() == -1"]
+    rs = pool.map(items)
+    assert [r.passed for r in rs] == [i != 7 for i in range(40)]
+    assert pool.map([(ADD, ["assert add(1, 1) == 2"], "")])[0].passed
+
+
+def test_statuses(pool: CodePool) -> None:
+    assert pool.run("def f(:\n", ["assert f() == 1"]).status == "syntax_error"
+    assert pool.run("raise ValueError('boom')\n", ["assert f() == 1"]).status == "runtime_error"
+    r = pool.run("def f():\n    return 1 / 0\n", ["assert f() == 1"])
+    assert r.status == "failed" and r.per_test[0].status == "error" and "ZeroDivisionError" in r.per_test[0].detail
+    r = pool.run("def f():\n    while True: pass\n", ["assert f() == 1"], timeout_s=0.5)
+    assert r.status == "timeout" and r.per_test[0].status == "not_run"
+    assert pool.run("x = bytearray(2 * 1024 ** 3)\n", ["assert 1"]).status == "memory"
+    r = pool.run(ADD, [])
+    assert (r.passed, r.status) == (False, "no_tests")
+
+
+def test_zero_leaf_tests_and_unsupported_tests(pool: CodePool) -> None:
+    # `assert True` runs no program code; it still needs the program to have run cleanly.
+    assert pool.run("pass\n", ["assert True"]).passed
+    assert not pool.run("import os\nos._exit(0)\n", ["assert True"]).passed
+    r = pool.run(ADD, ["add(1, 2)"])  # not an assert: never a pass
+    assert not r.passed and "not a single assert" in r.per_test[0].detail
+
+
+def test_setup_code_runs_after_solution(pool: CodePool) -> None:
+    code = "class Node:\n    def __init__(self, v):\n        self.v = v\n\ndef val(n):\n    return n.v\n"
+    r = pool.run(code, ["assert val(root) == 3"], setup_code="root = Node(3)")
+    assert r.passed, r
+
+
+def test_stdout_captured_and_truncated(sandbox_ok: None) -> None:
+    with CodePool(workers=1, max_output_bytes=100) as p:
+        r = p.run("print('hello')\nimport sys\nprint('e' * 5000, file=sys.stderr)\n", ["assert True"])
+    assert r.stdout == "hello\n"
+    assert len(r.stderr) == 100
+
+
+def test_expected_values_never_enter_the_sandbox(pool: CodePool) -> None:
+    tests = ["assert f(1) == 987654321", "assert set(f(2)) == set((13579, 24680))",
+             "assert math.isclose(f(3), 31415.9265, rel_tol=0.01)", "assert not f(4) == 11223344"]
+    plans = [plan_test(t, i) for i, t in enumerate(tests)]
+    frame = pool._request(_Job("def f(x): return x", "", plans, 1.0, Future()))
+    for secret in (b"987654321", b"13579", b"24680", b"31415", b"11223344"):
+        assert secret not in frame
+    assert b"f(1)" in frame
+
+
+def test_judge_plans() -> None:
+    p = plan_test("assert set(f(x)) == set((4, 5))")
+    assert [leaf.source for leaf in p.leaves] == ["set(f(x))"] and p.tree[2][0][1] == ("lit", {4, 5})
+    p = plan_test("assert tuple_size((1, 2)) == sys.getsizeof((1, 2))")
+    assert [leaf.independent for leaf in p.leaves] == [False, True]
+    # A program that defines `sum` gets its own `sum` called (in the sandbox), not the builtin.
+    assert defined_names("def sum(a, b):\n    return a\n") == frozenset({"sum"})
+    p = plan_test("assert sum(10, 15) == 6", 0, frozenset({"sum"}))
+    assert [(leaf.source, leaf.independent) for leaf in p.leaves] == [("sum(10, 15)", False)]
+    assert plan_test("assert f(1) == [1] * 10 ** 9").tree is not None  # huge repeat refused, not evaluated
+    assert plan_test("x = 1").error
+
+
+def test_program_shadowing_a_builtin(pool: CodePool) -> None:
+    code = "def sum(a, b):\n    return a + b + 1\n"
+    assert pool.run(code, ["assert sum(1, 2) == 4"]).passed
+
+
+def _got(r: ExecutionResult, i: int = 0) -> object:
+    """The value a failed ``assert leaf() == <sentinel>`` test saw (from the parent's detail line)."""
+    detail = r.per_test[i].detail
+    return ast.literal_eval(detail[detail.index("(got ") + 5:-1])
+
+
+def test_workers_are_unprivileged_distinct_and_see_a_minimal_tree(pool: CodePool) -> None:
+    code = ("import os, time, socket\ndef who():\n    time.sleep(0.3)\n    return os.getuid()\n"
+            "def root():\n    return sorted(os.listdir('/'))\n"
+            "def ifaces():\n    return sorted(n for _, n in socket.if_nameindex())\n")
+    with CodePool(workers=2, pipeline=1) as spread:  # one job per worker at a time: both workers get work
+        rs = spread.map([(code, ["assert who() == -1"]) for _ in range(4)])
+    uids = {_got(r) for r in rs}
+    if os.geteuid() == 0:
+        assert len(uids) == 2 and all(isinstance(u, int) and u >= _isolation.UID_BASE for u in uids)
+    r = pool.run(code, ["assert root() == 0", "assert ifaces() == 0"])
+    top = _got(r, 0)
+    assert isinstance(top, list) and set(top) <= {"dev", "lib", "lib64", "root", "tmp", "usr", "opt"}, top
+    assert _got(r, 1) == ["lo"]  # no interface leads out of the sandbox
+
+
+def test_nothing_leaks_to_the_next_program(sandbox_ok: None) -> None:
+    leave = ("import os, threading, time\n"
+             "open('left.txt', 'w').write('x')\nopen('/tmp/left2.txt', 'w').write('x')\n"
+             "import builtins\nbuiltins.len = lambda x: 42\nimport math\nmath.pi = 3\n"
+             "def spin():\n    while True:\n        open('/tmp/thread.txt', 'a').write('x')\n        time.sleep(0.001)\n"
+             "threading.Thread(target=spin, daemon=True).start()\n"
+             "if os.fork() == 0:\n    os.setsid()\n"
+             "    while True:\n        open('/tmp/daemon.txt', 'a').write('x')\n        time.sleep(0.001)\n")
+    check = ("import os, time, math\ndef seen():\n    time.sleep(0.2)\n"
+             "    return sorted(os.listdir('.')) + sorted(os.listdir('/tmp')) + [len([1]), math.pi > 3.1]\n")
+    with CodePool(workers=1) as p:
+        assert p.run(leave, ["assert True"]).passed
+        r = p.run(check, ["assert seen() == ['run', 1, True]"])
+    assert r.passed, r
+
+
+def test_recycling_and_threads(sandbox_ok: None) -> None:
+    with CodePool(workers=2, recycle_after=3) as p:
+        futs: list[Future[ExecutionResult]] = []
+        lock = threading.Lock()
+
+        def go(k: int) -> None:
+            for i in range(5):
+                f = p.submit(f"def f():\n    return {k * 10 + i}\n", [f"assert f() == {k * 10 + i}"])
+                with lock:
+                    futs.append(f)
+
+        threads = [threading.Thread(target=go, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert all(f.result(timeout=30).passed for f in futs)
+        assert p.stats["recycled"] >= 2 and p.stats["workers_started"] >= 4
+
+
+def test_process_isolation_mode() -> None:
+    with CodePool(workers=1, isolation="process") as p:
+        assert p.run(ADD, ["assert add(1, 2) == 3"]).passed
+        assert p.run("def f():\n    while True: pass\n", ["assert f()"], timeout_s=0.5).status == "timeout"
+
+
+def test_refuses_to_start_without_bwrap(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = shutil.which
+    monkeypatch.setattr(_isolation.shutil, "which", lambda name: None if name == "bwrap" else real(name))
+    with pytest.raises(SandboxError, match="isolation='process'"):
+        CodePool(workers=1).start()
+
+
+def test_refuses_to_start_when_namespaces_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(slot: int, seccomp_fd: int | None = None) -> list[str]:
+        return [real_which("bwrap") or "bwrap", "--unshare-pid", "--ro-bind", "/nonexistent-path", "/x", "true"]
+
+    real_which = shutil.which
+    monkeypatch.setattr(_isolation, "bwrap_argv", broken)
+    with pytest.raises(SandboxError, match="bubblewrap sandbox failed to start"):
+        CodePool(workers=1).start()
+
+
+def test_bad_config() -> None:
+    for kw in ({"isolation": "docker"}, {"backend": "k8s"}, {"timeout_s": 0}, {"workers": 0}, {"memory_mb": 1}):
+        with pytest.raises(ConfigError):
+            CodePool(**kw)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError):
+        CodePool(workers=1).submit("x", "assert x")
+
+
+def test_module_level_run(sandbox_ok: None) -> None:
+    from verifiers import sandbox
+
+    r = sandbox.run(ADD, ["assert add(2, 3) == 5"], timeout_s=2.0)
+    assert r.passed
+    assert json.loads(json.dumps(r.to_dict()))["status"] == "passed"
+
+
+def test_ray_backend(sandbox_ok: None) -> None:
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        with CodePool(workers=2, backend="ray") as p:
+            rs = p.map([(f"def f(x):\n    return x * {i}\n", [f"assert f(2) == {2 * i}"]) for i in range(10)])
+            assert all(r.passed for r in rs)
+            assert p.run(ADD, ["assert add(1, 1) == 3"]).status == "failed"
+    finally:
+        ray.shutdown()
+
+
+def test_protocol_decoding_is_strict() -> None:
+    from verifiers.sandbox._protocol import (
+        FrameReader,
+        ProtocolError,
+        ValueRejected,
+        decode_value,
+        encode_frame,
+        encode_value,
+    )
+
+    value = {"a": [1, 2.5, (3, "x")], 2: {frozenset({1}), None}, b"k": complex(1, -2), True: [b"\x00"]}
+    assert decode_value(json.loads(json.dumps(encode_value(value)))) == value
+    for bad in ({"q": [1]}, {"s": [[1]]}, {"d": [[1]]}, {"x": "AlwaysEqual"}, {"t": 5}, {"b": "zz"}):
+        with pytest.raises(ValueRejected):
+            decode_value(bad)
+    deep: object = 1
+    for _ in range(200):
+        deep = [deep]
+    with pytest.raises(ValueRejected):
+        decode_value(deep)
+    with pytest.raises(ValueRejected, match="hash"):
+        decode_value({"s": [k * (2 ** 61 - 1) for k in range(1000)]})
+    reader = FrameReader(max_frame=16)
+    assert reader.feed(encode_frame(b"abc")[:2]) == [] and reader.feed(encode_frame(b"abc")[2:]) == [b"abc"]
+    with pytest.raises(ProtocolError):
+        reader.feed(encode_frame(b"x" * 17))
+
+
+_scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+            | st.binary(max_size=8) | st.complex_numbers(allow_nan=False))
+_hashable = st.recursive(_scalars, lambda inner: st.tuples(inner, inner) | st.frozensets(inner, max_size=3),
+                         max_leaves=8)
+_plain = st.recursive(_hashable, lambda inner: (st.lists(inner, max_size=4) | st.sets(_hashable, max_size=4)
+                                                | st.dictionaries(_hashable, inner, max_size=4)), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_plain)
+def test_protocol_round_trip(value: object) -> None:
+    from verifiers.sandbox._protocol import decode_value, encode_value
+
+    back = decode_value(json.loads(json.dumps(encode_value(value))))
+    assert back == value and type(back) is type(value)
+
+
+def test_sandboxes_die_with_their_owner(sandbox_ok: None) -> None:
+    import subprocess
+    import sys
+    import time
+
+    script = ("from verifiers.sandbox import CodePool\n"
+              "p = CodePool(workers=2).start()\n"
+              "print(p.run('def f(): return 1', ['assert f() == 1']).passed, flush=True)\n"
+              "import time\ntime.sleep(60)\n")
+    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
+    assert owner.stdout is not None and owner.stdout.readline().strip() == b"True"
+    base = _isolation.UID_BASE + (owner.pid % 20_000) * 100
+
+    def sandbox_processes() -> int:
+        n = 0
+        for d in os.listdir("/proc"):
+            try:
+                n += d.isdigit() and base <= os.stat(f"/proc/{d}").st_uid < base + 100
+            except OSError:
+                pass
+        return n
+
+    if os.geteuid() == 0:
+        assert sandbox_processes() >= 2  # two workers (plus a child not yet reaped)
+    owner.kill()
+    owner.wait()
+    deadline = time.monotonic() + 5
+    while sandbox_processes() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sandbox_processes() == 0
