@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# GPU end-to-end check (issue 6): tiny model -> vLLM eval (+ raw vLLM overhead) -> GRPO -> merge -> eval
+# -> compare, the same with PPO (GAE + critic), and the step-time overhead of our reward vs verl's
+# built-in gsm8k scorer. Prints a short table at the end of each stage and writes results to $OUT.
+#
+# Run from the repo root on a GPU host where the offline bundle is unpacked (evals/gpu/README.md):
+#   bash scripts/gpu_e2e.sh STAGE...      stages: model base grpo ppo overhead table   (default: all)
+# Environment: W (work dir, default /root/e2e; stages share it), OUT (results, default $W/out),
+#   STEPS (RL steps, default 40), LR (RL learning rate, default 1e-4), PYTHON (default python3),
+#   RUN_EXTRA (more `verifiers-train run` flags), SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
+#   OVERHEAD_STEPS (steps of each reward-overhead run, default 12).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+W=${W:-/root/e2e}; OUT=${OUT:-$W/out}; STEPS=${STEPS:-40}; RL_LR=${LR:-1e-4}; PY=${PYTHON:-python3}
+unset LR   # our launcher reads LR from the environment too; pass it explicitly instead
+mkdir -p "$W" "$OUT"
+[ -f /root/bs/env.sh ] && source /root/bs/env.sh
+# absolute path: Ray workers start in other directories
+export PYTHONPATH=$PWD/src${PYTHONPATH:+:$PYTHONPATH}
+TRAIN="$PY -m verifiers_train.cli"; EVAL="$PY -m verifiers_train.evaluation.cli"
+EVAL_ARGS=(--dataset arith --backend vllm --n 8 --temperature 1.0 --max-tokens 96 --limit 500 --quiet)
+RUN_ARGS=(--rollouts 8 --dataset arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "$STEPS"
+          --test-freq 5 --lr "$RL_LR" --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-})
+log() { echo "[gpu_e2e $(date +%H:%M:%S)] $*"; }
+
+stage_model() {  # tiny model (SFT on arith to partial accuracy) and verl data; needs no vLLM
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+  [ -f "$W/tiny/config.json" ] || $TRAIN tiny-model --out "$W/tiny" --size small --device cuda 2>&1 | tail -3
+  cp "$W/tiny/tiny_model_info.json" "$OUT/" 2>/dev/null || true
+  [ -f "$W/data/train.parquet" ] || $TRAIN prepare --dataset arith --out "$W/data" --tokenizer "$W/tiny" | tail -3
+  # the same problems with verl's data_source name, for the built-in-scorer baseline (stage overhead)
+  [ -f "$W/data_verl/train.parquet" ] || $TRAIN prepare --dataset arith --out "$W/data_verl" \
+      --tokenizer "$W/tiny" --data-source openai/gsm8k | tail -1
+}
+
+stage_base() {  # base-model evaluation with vLLM, and raw vLLM on the same prompts (overhead)
+  local t0; t0=$(date +%s)
+  $EVAL checkpoint "$W/tiny" "${EVAL_ARGS[@]}" --out "$W/eval_base" 2>&1 | grep -vE "^(INFO|WARNING|\(EngineCore)" | tail -5
+  log "base eval wall $(( $(date +%s) - t0 )) s"
+  [ -n "${SKIP_RAW:-}" ] || $PY evals/eval_pipeline/bench_overhead.py "$W/tiny" --dataset arith --backend vllm --n 8 --temperature 1.0 \
+      --max-tokens 96 --limit 500 --repeats 2 --out "$OUT" 2>&1 | grep -E "^\||^\{" || true
+  cp "$W/eval_base/metrics.json" "$OUT/eval_base_metrics.json"
+}
+
+rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluate it, compare with base
+  local algo=$1 run="$W/$1"; local t0; t0=$(date +%s)
+  $TRAIN run --algo "$algo" --model "$W/tiny" --out "$run" "${RUN_ARGS[@]}" > "$W/$algo.console.log" 2>&1 \
+      || { tail -60 "$W/$algo.console.log"; cp "$W/$algo.console.log" "$OUT/"; return 1; }
+  log "$algo train wall $(( $(date +%s) - t0 )) s"
+  $TRAIN report "$run" --out "$run/report" | tail -15 || true
+  $TRAIN merge "$run" --out "$W/${algo}_hf" | tail -2
+  $EVAL checkpoint "$W/${algo}_hf" "${EVAL_ARGS[@]}" --out "$W/eval_$algo" 2>&1 | grep -vE "^(INFO|WARNING|\(EngineCore)" | tail -3
+  $EVAL compare "$W/eval_base" "$W/eval_$algo" --labels "base,$algo" --out "$W/compare_$algo" | tail -8
+  # what comes back: one tarball of the run's small files, plus the curves
+  tar czf "$OUT/$algo.tar.gz" -C "$W" "$algo/metrics.jsonl" "$algo/verl_metrics.jsonl" "$algo/run_config.json" \
+      "$algo/command.sh" "$algo/report" "eval_$algo/metrics.json" "compare_$algo" 2>/dev/null || true
+  grep -E "step:|val-core|Error|error" "$W/$algo.console.log" | tail -200 > "$OUT/$algo.log.txt" || true
+}
+stage_grpo() { rl_stage grpo; }
+stage_ppo() { rl_stage ppo; }
+
+stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k scorer; step times compared
+  local steps=${OVERHEAD_STEPS:-12}
+  for variant in ours verl; do
+    local data="$W/data" extra=()
+    if [ $variant = verl ]; then data="$W/data_verl"; extra=(-- "reward.custom_reward_function.path=null"); fi
+    $TRAIN run --algo grpo --model "$W/tiny" --out "$W/ovh_$variant" --dataset arith --preset tiny --data "$data" \
+        --total-steps "$steps" --save-freq -1 --test-freq -1 --no-val-before-train --lr "$RL_LR" \
+        --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-} "${extra[@]}" > "$W/ovh_$variant.log" 2>&1 \
+        || { tail -40 "$W/ovh_$variant.log"; return 1; }
+    cp "$W/ovh_$variant/verl_metrics.jsonl" "$OUT/overhead_${variant}_metrics.jsonl" 2>/dev/null || true
+  done
+  $PY evals/gpu/step_times.py "$W/ovh_ours" "$W/ovh_verl" | tee "$OUT/overhead.md"
+}
+
+stage_table() {
+  $PY evals/gpu/summary.py "$W" --png "$OUT/val_curves.png" | tee "$OUT/summary.md"
+}
+
+stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(model base grpo ppo overhead table)
+for s in "${stages[@]}"; do log "stage $s"; "stage_$s"; done
