@@ -13,13 +13,14 @@ from verifiers_train.metrics import read_metrics
 
 
 def _val_curve(run: Path) -> tuple[str, list[tuple[int, float]]]:
-    """(metric name, [(step, value)]) of the run's validation accuracy (first ``val*`` key with acc/score)."""
+    """(metric name, [(step, value)]) of the run's validation accuracy (``val-core/*acc*`` first)."""
     path = run / "verl_metrics.jsonl" if (run / "verl_metrics.jsonl").is_file() else run / "metrics.jsonl"
     if not path.is_file():
         return "", []
     rows = read_metrics(path)
     keys = sorted({k for r in rows for k in r if k.startswith("val") and ("acc" in k or "score" in k)})
-    key = next((k for k in keys if "acc" in k and "mean@" in k), keys[0] if keys else "")
+    preferred = [k for k in keys if k.startswith("val-core") and "acc" in k] + [k for k in keys if "acc" in k]
+    key = next(iter(preferred), keys[0] if keys else "")
     return key, [(int(r["step"]), float(r[key])) for r in rows if key in r]
 
 
