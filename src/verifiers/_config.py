@@ -12,10 +12,12 @@ Presets (weights over parts in [0, 1]; see ``verifiers._format_parts`` for what 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from verifiers._extract import MARKERS
+from verifiers._rewards import Tags
 from verifiers.errors import ConfigError
 
 # Hostile-input budgets.
@@ -74,3 +76,26 @@ def check_config(cfg: Any, task: str) -> tuple[tuple[str, float], ...]:
     if bad:
         raise ConfigError(f"unknown reward part(s) {bad}; known parts: {', '.join(KNOWN_PARTS)}")
     return weights
+
+
+@dataclass(frozen=True)
+class ScorerConfig:
+    """Fields every answer scorer's ``Config`` shares; each task subclass sets its defaults and ``task``."""
+
+    task: ClassVar[str] = ""
+
+    markers: tuple[str, ...] = ()
+    mode: Literal["flexible", "strict"] = "flexible"
+    rel_tol: float = 0.0
+    timeout: float = DEFAULT_TIMEOUT
+    max_chars: int = DEFAULT_MAX_CHARS
+    preset: str = "accuracy"
+    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
+    tags: Tags = field(default_factory=Tags)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "markers", tuple(self.markers))
+        resolved = check_config(self, self.task)
+        if self.weights is not None:  # keep the config hashable
+            object.__setattr__(self, "weights", resolved)
+        object.__setattr__(self, "_weights", resolved)

@@ -15,16 +15,16 @@ Everything is in-process and bounded (linear regexes, capped sizes): there is no
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import ClassVar
 
-from verifiers._config import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, check_config
+from verifiers._config import DEFAULT_MAX_CHARS, ScorerConfig
 from verifiers._extract import HEDGE_GAP, Extraction, find_answer, grader_note
 from verifiers._format_parts import format_parts
 from verifiers._numbers import format_number, parse_number
-from verifiers._rewards import Tags, combine
+from verifiers._rewards import combine
 from verifiers._score import Score
 
 __all__ = ["Config", "equivalent", "score", "score_batch"]
@@ -33,7 +33,7 @@ _SCORE_NEW = object.__new__
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(ScorerConfig):
     """How GSM8K answers are found and rewarded (frozen, hashable).
 
     Attributes:
@@ -50,20 +50,7 @@ class Config:
     """
 
     markers: tuple[str, ...] = ("hash", "answer_tag", "boxed", "final_answer", "last_number")
-    mode: Literal["flexible", "strict"] = "flexible"
-    rel_tol: float = 0.0
-    timeout: float = DEFAULT_TIMEOUT
-    max_chars: int = DEFAULT_MAX_CHARS
-    preset: str = "accuracy"
-    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
-    tags: Tags = field(default_factory=Tags)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "markers", tuple(self.markers))
-        resolved = check_config(self, "gsm8k")
-        if self.weights is not None:  # keep the config hashable
-            object.__setattr__(self, "weights", resolved)
-        object.__setattr__(self, "_weights", resolved)
+    task: ClassVar[str] = "gsm8k"
 
 
 _DEFAULT = Config()

@@ -21,19 +21,19 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import ClassVar
 
 from verifiers import _arith
-from verifiers._config import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, check_config
+from verifiers._config import DEFAULT_TIMEOUT, ScorerConfig
 from verifiers._equivalence import compare
 from verifiers._extract import boxes, find_answer, grader_note
 from verifiers._format_parts import format_parts
 from verifiers._normalize import normalize
 from verifiers._numbers import parse_number
-from verifiers._rewards import Tags, combine
+from verifiers._rewards import combine
 from verifiers._score import Score
 from verifiers._workers import pool
 
@@ -41,7 +41,7 @@ __all__ = ["Config", "equivalent", "score", "score_batch", "warm_up"]
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(ScorerConfig):
     """How MATH answers are found, compared and rewarded (frozen, hashable).
 
     Attributes:
@@ -58,20 +58,8 @@ class Config:
     """
 
     markers: tuple[str, ...] = ("answer_tag", "boxed", "final_answer", "hash", "last_number")
-    mode: Literal["flexible", "strict"] = "flexible"
+    task: ClassVar[str] = "math"
     rel_tol: float = 1e-9
-    timeout: float = DEFAULT_TIMEOUT
-    max_chars: int = DEFAULT_MAX_CHARS
-    preset: str = "accuracy"
-    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
-    tags: Tags = field(default_factory=Tags)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "markers", tuple(self.markers))
-        resolved = check_config(self, "math")
-        if self.weights is not None:  # keep the config hashable
-            object.__setattr__(self, "weights", resolved)
-        object.__setattr__(self, "_weights", resolved)
 
 
 _DEFAULT = Config()
