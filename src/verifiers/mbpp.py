@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Literal
 from verifiers._rewards import Tags, block, combine, has_block
 from verifiers._score import Score, Status
 from verifiers.errors import ConfigError, SandboxError
+from verifiers.sandbox._judge import parse_python
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -118,7 +119,7 @@ _STATEMENTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, 
 def _looks_like_code(text: str) -> bool:
     """Parses as Python and defines or does something (a lone word like ``nothing`` also parses)."""
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return False
     return any(isinstance(n, _STATEMENTS) for n in tree.body)

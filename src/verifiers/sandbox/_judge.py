@@ -18,6 +18,7 @@ import functools
 import math
 import operator
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -96,6 +97,17 @@ def defined_names(code: str) -> frozenset[str]:
     return frozenset(found & (_BUILTIN_NAMES | KNOWN_MODULES))
 
 
+# CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads parsing at once
+# can fail with "SystemError: AST constructor recursion depth mismatch" (seen in a Ray actor). Serialize.
+_AST_LOCK = threading.Lock()
+
+
+def parse_python(source: str) -> ast.Module:
+    """``ast.parse`` that is safe to call from several threads at once."""
+    with _AST_LOCK:
+        return ast.parse(source)
+
+
 _DEFINE_RE = re.compile(
     r"(?:\b(?:def|class)\s+([A-Za-z_]\w*))"
     r"|(?:\b([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=))"
@@ -123,7 +135,7 @@ def plan_test(source: str, first_index: int = 0, shadowed: frozenset[str] = froz
         return TestPlan(source, None, (), f"test longer than {MAX_TEST_CHARS} characters")
     source = source.strip()
     try:
-        mod = ast.parse(source)
+        mod = parse_python(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return TestPlan(source, None, (), f"test is not valid Python: {type(exc).__name__}")
     if len(mod.body) != 1 or not isinstance(mod.body[0], ast.Assert):
