@@ -8,7 +8,7 @@
 # Environment: W (work dir, default /root/e2e; stages share it), OUT (results, default $W/out),
 #   STEPS (RL steps, default 40), LR (RL learning rate, default 1e-4), PYTHON (default python3),
 #   RUN_EXTRA (more `verifiers-train run` flags), SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
-#   OVERHEAD_STEPS (steps of each reward-overhead run, default 12).
+#   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${W:-/root/e2e}; OUT=${OUT:-$W/out}; STEPS=${STEPS:-40}; RL_LR=${LR:-1e-4}; PY=${PYTHON:-python3}
@@ -61,7 +61,7 @@ stage_ppo() { rl_stage ppo; }
 
 stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k scorer; step times compared
   local steps=${OVERHEAD_STEPS:-12}
-  for variant in ours verl; do
+  for variant in ${VARIANTS:-ours verl}; do  # VARIANTS=ours, then VARIANTS=verl: one device call each
     local data="$W/data" extra=()
     if [ $variant = verl ]; then data="$W/data_verl"; extra=(-- "reward.custom_reward_function.path=null"); fi
     $TRAIN run --algo grpo --model "$W/tiny" --out "$W/ovh_$variant" --dataset arith --preset tiny --data "$data" \
@@ -70,6 +70,7 @@ stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k s
         || { tail -40 "$W/ovh_$variant.log"; return 1; }
     cp "$W/ovh_$variant/verl_metrics.jsonl" "$OUT/overhead_${variant}_metrics.jsonl" 2>/dev/null || true
   done
+  [ -d "$W/ovh_ours" ] && [ -d "$W/ovh_verl" ] || return 0
   $PY evals/gpu/step_times.py "$W/ovh_ours" "$W/ovh_verl" | tee "$OUT/overhead.md"
 }
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from verifiers._extract import boxes
 from verifiers.errors import DataError
 
 DATASETS = ("gsm8k", "math", "math500", "mbpp", "arith")  # arith: generated, see verifiers.arith
@@ -140,17 +141,12 @@ def gsm8k_final_answer(solution: str) -> str:
 
 
 def last_boxed(text: str) -> str | None:
-    """Content of the last complete ``\\boxed{...}`` / ``\\fbox{...}`` in ``text``, or ``None``."""
-    starts = [m.end() for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text)]
-    for start in reversed(starts):
-        depth, i = 1, start
-        while i < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-        if depth == 0:
-            return text[start : i - 1].strip()
-        return None  # an unclosed last box does not fall back to an earlier one
-    return None
+    """Content of the last complete ``\\boxed{...}`` / ``\\fbox{...}`` in ``text``, or ``None``.
+
+    An unclosed last box does not fall back to an earlier one (the scorers' own rule, `_extract.boxes`).
+    """
+    found, unclosed = boxes(text)
+    return None if unclosed or not found else found[-1][0].strip()
 
 
 def _read_source(dataset: str, source: str | os.PathLike[str] | None, split: str) -> Iterable[dict]:
