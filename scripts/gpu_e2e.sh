@@ -8,7 +8,10 @@
 # Environment: W (work dir, default /root/e2e; stages share it), OUT (results, default $W/out),
 #   STEPS (RL steps, default 40), LR (RL learning rate, default 1e-4), PYTHON (default python3),
 #   RUN_EXTRA (more `verifiers-train run` flags), SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
-#   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl).
+#   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl),
+#   SAVE_FREQ (checkpoint every N RL steps, default STEPS), TRAIN_TIMEOUT (seconds; pause training there so a
+#   long run fits several 10-minute calls: running the stage again resumes from the last checkpoint),
+#   TRAIN_ONLY=1 (stop an RL stage after training; the next run of the stage skips to merge and evaluation).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${W:-/root/e2e}; OUT=${OUT:-$W/out}; STEPS=${STEPS:-40}; RL_LR=${LR:-1e-4}; PY=${PYTHON:-python3}
@@ -19,7 +22,7 @@ mkdir -p "$W" "$OUT"
 export PYTHONPATH=$PWD/src${PYTHONPATH:+:$PYTHONPATH}
 TRAIN="$PY -m verifiers_train.cli"; EVAL="$PY -m verifiers_train.evaluation.cli"
 EVAL_ARGS=(--dataset arith --backend vllm --n 8 --temperature 1.0 --max-tokens 96 --limit 500 --quiet)
-RUN_ARGS=(--rollouts 8 --dataset arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "$STEPS"
+RUN_ARGS=(--rollouts 8 --dataset arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "${SAVE_FREQ:-$STEPS}"
           --test-freq 5 --lr "$RL_LR" --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-})
 log() { echo "[gpu_e2e $(date +%H:%M:%S)] $*"; }
 
@@ -43,35 +46,55 @@ stage_base() {  # base-model evaluation with vLLM, and raw vLLM on the same prom
 }
 
 rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluate it, compare with base
-  local algo=$1 run="$W/$1"; local t0; t0=$(date +%s)
-  $TRAIN run --algo "$algo" --model "$W/tiny" --out "$run" "${RUN_ARGS[@]}" > "$W/$algo.console.log" 2>&1 \
-      || { tail -60 "$W/$algo.console.log"; cp "$W/$algo.console.log" "$OUT/"; return 1; }
+  local algo=$1 run="$W/$1"; local t0 rc=0; t0=$(date +%s)
+  if [ "$(cat "$run/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null)" != "$STEPS" ]; then
+    # TRAIN_TIMEOUT: stop training after that many seconds (SIGINT: verl is terminated cleanly); running
+    # the stage again with the same settings resumes from the last checkpoint (every SAVE_FREQ steps).
+    timeout -s INT -k 30 "${TRAIN_TIMEOUT:-0}" $TRAIN run --algo "$algo" --model "$W/tiny" --out "$run" \
+        "${RUN_ARGS[@]}" >> "$W/$algo.console.log" 2>&1 || rc=$?
+    grep -E "step:|val-core|Error|error" "$W/$algo.console.log" | tail -300 > "$OUT/$algo.log.txt" || true
+    cp "$run/metrics.jsonl" "$OUT/${algo}_metrics.jsonl" 2>/dev/null || true  # every launch, appended
+    if [ $rc = 124 ] || [ $rc = 130 ] || [ $rc = 137 ]; then
+      ray stop --force > /dev/null 2>&1 || true
+      log "$algo paused after $(( $(date +%s) - t0 )) s at checkpoint" \
+          "$(cat "$run/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null || echo none); run the stage again to resume"
+      return 0
+    fi
+    [ $rc = 0 ] || { tail -60 "$W/$algo.console.log"; cp "$W/$algo.console.log" "$OUT/"; return 1; }
+  fi
   log "$algo train wall $(( $(date +%s) - t0 )) s"
+  [ -z "${TRAIN_ONLY:-}" ] || return 0
   $TRAIN report "$run" --out "$run/report" | tail -15 || true
   $TRAIN merge "$run" --out "$W/${algo}_hf" | tail -2
   $EVAL checkpoint "$W/${algo}_hf" "${EVAL_ARGS[@]}" --out "$W/eval_$algo" 2>&1 | grep -vE "^(INFO|WARNING|\(EngineCore)" | tail -3
-  $EVAL compare "$W/eval_base" "$W/eval_$algo" --labels "base,$algo" --out "$W/compare_$algo" | tail -8
+  [ ! -d "$W/eval_base" ] || $EVAL compare "$W/eval_base" "$W/eval_$algo" --labels "base,$algo" --out "$W/compare_$algo" | tail -8
   # what comes back: one tarball of the run's small files, plus the curves
-  tar czf "$OUT/$algo.tar.gz" -C "$W" "$algo/metrics.jsonl" "$algo/verl_metrics.jsonl" "$algo/run_config.json" \
-      "$algo/command.sh" "$algo/report" "eval_$algo/metrics.json" "compare_$algo" 2>/dev/null || true
-  grep -E "step:|val-core|Error|error" "$W/$algo.console.log" | tail -200 > "$OUT/$algo.log.txt" || true
+  tar czf "$OUT/$algo.tar.gz" -C "$W" "$algo/metrics.jsonl" $(cd "$W" && ls "$algo"/verl_metrics*.jsonl) \
+      "$algo/run_config.json" "$algo/command.sh" "$algo/report" "eval_$algo/metrics.json" "compare_$algo" 2>/dev/null || true
 }
 stage_grpo() { rl_stage grpo; }
 stage_ppo() { rl_stage ppo; }
 
-stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k scorer; step times compared
-  local steps=${OVERHEAD_STEPS:-12}
-  for variant in ${VARIANTS:-ours verl}; do  # VARIANTS=ours, then VARIANTS=verl: one device call each
-    local data="$W/data" extra=()
-    if [ $variant = verl ]; then data="$W/data_verl"; extra=(-- "reward.custom_reward_function.path=null"); fi
-    $TRAIN run --algo grpo --model "$W/tiny" --out "$W/ovh_$variant" --dataset arith --preset tiny --data "$data" \
+stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k scorer, both timed per sample
+  local steps=${OVERHEAD_STEPS:-12} reward="$PWD/evals/gpu/timed_reward.py"
+  for variant in ${VARIANTS:-ours verl}; do  # e.g. VARIANTS="ours verl", then again: interleaved A/B/A/B
+    local data="$W/data" i=1
+    [ $variant = verl ] && data="$W/data_verl"   # same problems, data_source openai/gsm8k
+    while [ -d "$W/ovh_${variant}_$i" ]; do i=$((i + 1)); done
+    local run="$W/ovh_${variant}_$i"; mkdir -p "$run"
+    $TRAIN run --algo grpo --model "$W/tiny" --out "$run" --dataset arith --preset tiny --data "$data" \
         --total-steps "$steps" --save-freq -1 --test-freq -1 --no-val-before-train --lr "$RL_LR" \
-        --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-} "${extra[@]}" > "$W/ovh_$variant.log" 2>&1 \
-        || { tail -40 "$W/ovh_$variant.log"; return 1; }
-    cp "$W/ovh_$variant/verl_metrics.jsonl" "$OUT/overhead_${variant}_metrics.jsonl" 2>/dev/null || true
+        --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-} -- "reward.custom_reward_function.path=$reward" \
+        "reward.custom_reward_function.name=$([ $variant = verl ] && echo verl_builtin || echo ours)" \
+        "+reward.custom_reward_function.reward_kwargs.timing_log=$run/reward_times.tsv" > "$run.log" 2>&1 \
+        || { tail -40 "$run.log"; return 1; }
+    log "overhead run $(basename "$run") done"
   done
-  [ -d "$W/ovh_ours" ] && [ -d "$W/ovh_verl" ] || return 0
-  $PY evals/gpu/step_times.py "$W/ovh_ours" "$W/ovh_verl" | tee "$OUT/overhead.md"
+  local ours=("$W"/ovh_ours_*/) verl=("$W"/ovh_verl_*/)
+  [ -d "${ours[0]}" ] && [ -d "${verl[0]}" ] || return 0
+  $PY evals/gpu/step_times.py --ours "${ours[@]}" --verl "${verl[@]}" | tee "$OUT/overhead.md"
+  tar czf "$OUT/overhead_runs.tar.gz" -C "$W" $(cd "$W" && ls -d ovh_*_*/verl_metrics.jsonl ovh_*_*/reward_times.tsv \
+      ovh_*_*/command.sh 2>/dev/null) || true
 }
 
 stage_table() {

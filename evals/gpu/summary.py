@@ -9,15 +9,12 @@ import argparse
 import json
 from pathlib import Path
 
-from verifiers_train.metrics import read_metrics
+from verifiers_train.metrics import read_run_metrics
 
 
 def _val_curve(run: Path) -> tuple[str, list[tuple[int, float]]]:
     """(metric name, [(step, value)]) of the run's validation accuracy (``val-core/*acc*`` first)."""
-    path = run / "verl_metrics.jsonl" if (run / "verl_metrics.jsonl").is_file() else run / "metrics.jsonl"
-    if not path.is_file():
-        return "", []
-    rows = read_metrics(path)
+    rows, _ = read_run_metrics(run)
     keys = sorted({k for r in rows for k in r if k.startswith("val") and ("acc" in k or "score" in k)})
     preferred = [k for k in keys if k.startswith("val-core") and "acc" in k] + [k for k in keys if "acc" in k]
     key = next(iter(preferred), keys[0] if keys else "")

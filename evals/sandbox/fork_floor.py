@@ -1,6 +1,7 @@
 """The floor under any fork-per-program runner on this machine: bare ``os.fork()`` + exit from Python.
 
-    python evals/sandbox/fork_floor.py [N]
+    python -I -S evals/sandbox/fork_floor.py [N]     # as the sandbox worker runs (no site, no .pth hooks)
+    python evals/sandbox/fork_floor.py [N]           # a default interpreter: ~2.5x dearer here
 
 Prints wall time, CPU (parent + child) and minor page faults per fork. On 2 cores the CPU per fork bounds
 how many fresh children per second any such runner can make, before a program does any work.

@@ -3,7 +3,8 @@
 verl's console logger prints one line per step (``step:3 - actor/pg_loss:0.01 - critic/score/mean:0.4``),
 possibly behind a Ray prefix (``(TaskRunner pid=12) step:3 - ...``); numpy scalars may print as
 ``np.float64(0.5)``. verl's ``file`` logger writes ``{"step": N, "data": {...}}`` lines instead; both
-formats are read by `read_metrics`.
+formats are read by `read_metrics`. verl's file logger truncates its file when a run resumes, so the
+launcher moves the earlier file aside (`keep_earlier_metrics`) and `read_run_metrics` joins the parts.
 
 Example:
     >>> parse_line("(TaskRunner pid=1) step:2 - critic/score/mean:0.5 - actor/entropy:np.float64(1.25)")
@@ -19,7 +20,11 @@ import re
 from pathlib import Path
 from typing import IO, Any, Self
 
-__all__ = ["MetricsWriter", "parse_line", "read_metrics"]
+__all__ = ["CONSOLE_METRICS", "VERL_METRICS", "MetricsWriter", "keep_earlier_metrics", "parse_line", "read_metrics",
+           "read_run_metrics"]
+
+VERL_METRICS = "verl_metrics.jsonl"  # verl's file logger, full precision (VERL_FILE_LOGGER_PATH)
+CONSOLE_METRICS = "metrics.jsonl"  # parsed from the console by `MetricsWriter`, appended across launches
 
 _STEP = re.compile(r"(?:^|[\s)\]])step:(\d+)((?: - [^\s:][^:]*:[^ ]+)+)\s*$")
 _NUMPY = re.compile(r"^np\.\w+\((.*)\)$")
@@ -110,3 +115,45 @@ def read_metrics(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             if k != "step":
                 row[k] = _coerce(v)
     return [by_step[s] for s in sorted(by_step)]
+
+
+def _earlier_parts(run_dir: Path) -> list[Path]:
+    """``verl_metrics.1.jsonl``, ``verl_metrics.2.jsonl``, ... in launch order."""
+    parts = [(int(m.group(1)), f) for f in run_dir.glob("verl_metrics.*.jsonl")
+             if (m := re.fullmatch(r"verl_metrics\.(\d+)\.jsonl", f.name))]
+    return [f for _, f in sorted(parts)]
+
+
+def keep_earlier_metrics(run_dir: str | os.PathLike[str]) -> Path | None:
+    """Before a run is launched again (resumed): move its non-empty verl metrics file aside.
+
+    Returns:
+        The new name (``verl_metrics.K.jsonl``), or ``None`` when there was nothing to keep.
+    """
+    root = Path(run_dir)
+    current = root / VERL_METRICS
+    if not current.is_file() or current.stat().st_size == 0:
+        return None
+    parts = _earlier_parts(root)
+    k = int(parts[-1].name.split(".")[1]) + 1 if parts else 1
+    return current.rename(root / f"verl_metrics.{k}.jsonl")
+
+
+def read_run_metrics(run_dir: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[Path]]:
+    """All steps of a run directory, resumed launches joined (a later launch's values win for a step).
+
+    Reads verl's file-logger parts (`keep_earlier_metrics`) when there are any, else the parsed console
+    file ``metrics.jsonl``.
+
+    Returns:
+        (rows sorted by step, the files read); no rows when the run has not logged a step yet.
+    """
+    root = Path(run_dir)
+    files = [f for f in [*_earlier_parts(root), root / VERL_METRICS] if f.is_file() and f.stat().st_size > 0]
+    if not files and (root / CONSOLE_METRICS).is_file():
+        files = [root / CONSOLE_METRICS]
+    by_step: dict[int, dict[str, Any]] = {}
+    for f in files:
+        for row in read_metrics(f):
+            by_step[row["step"]] = row if row["step"] not in by_step else by_step[row["step"]] | row
+    return [by_step[s] for s in sorted(by_step)], files

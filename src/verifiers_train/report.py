@@ -1,7 +1,7 @@
 """``verifiers-train report``: training curves (PNG + HTML) and the PPO playbook's warning signs.
 
-Reads ``RUN_DIR/verl_metrics.jsonl`` (verl's file logger, full precision) or else ``RUN_DIR/metrics.jsonl``
-(parsed console output), plots reward/accuracy, validation score, KL, entropy, response length and
+Reads ``RUN_DIR/verl_metrics.jsonl`` (verl's file logger, full precision; the parts of a resumed run joined)
+or else ``RUN_DIR/metrics.jsonl`` (parsed console output), plots reward/accuracy, validation score, KL, entropy, response length and
 actor/critic loss against the step, and flags:
 
 - KL exploding (above `KL_LIMIT`) or jumping (one step > `KL_JUMP_FACTOR` x the median so far);
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.errors import DataError
-from verifiers_train.metrics import read_metrics
+from verifiers_train.metrics import CONSOLE_METRICS, read_metrics, read_run_metrics
 
 __all__ = ["Flag", "Report", "build_report", "check_flags", "series"]
 
@@ -253,18 +253,12 @@ def build_report(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | 
         DataError: no metrics file, or no metric rows in it.
     """
     root = Path(run_dir)
-    candidates = [root / "verl_metrics.jsonl", root / "metrics.jsonl"]
     if root.is_file():
-        candidates.insert(0, root)
+        rows, source = read_metrics(root), root
         root = root.parent
-    rows: list[dict[str, Any]] = []
-    source = candidates[-1]
-    for cand in candidates:
-        if cand.is_file() and cand.stat().st_size > 0:
-            rows = read_metrics(cand)
-            if rows:
-                source = cand
-                break
+    else:
+        rows, files = read_run_metrics(root)
+        source = files[-1] if files else root / CONSOLE_METRICS
     if not rows:
         raise DataError(f"no metrics in {root}: expected verl_metrics.jsonl or metrics.jsonl from "
                         "`verifiers-train run` (is the run still starting?)")

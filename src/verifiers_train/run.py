@@ -10,7 +10,8 @@ directory::
     RUN_DIR/run_config.json     resolved options, where each came from, the overrides
     RUN_DIR/train.log           verl's full output
     RUN_DIR/metrics.jsonl       one JSON object per step, parsed from verl's console logger
-    RUN_DIR/verl_metrics.jsonl  verl's own file logger (full precision), when the ``file`` logger is on
+    RUN_DIR/verl_metrics.jsonl  verl's own file logger (full precision), when the ``file`` logger is on; a
+                                resumed run's earlier launches are kept as verl_metrics.1.jsonl, ...
     RUN_DIR/checkpoints/        trainer.default_local_dir
     RUN_DIR/validation/         validation generations (trainer.validation_data_dir)
 
@@ -34,7 +35,7 @@ from typing import Any
 
 from verifiers.datasets import DATASETS
 from verifiers.errors import ConfigError, DataError
-from verifiers_train.metrics import MetricsWriter
+from verifiers_train.metrics import MetricsWriter, keep_earlier_metrics
 from verifiers_train.options import ALGOS, RunOptions, resolve
 from verifiers_train.prepare import prepare, read_meta
 
@@ -295,7 +296,9 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
         ("trainer.experiment_name", o.experiment),
         ("trainer.n_gpus_per_node", o.gpus),
         ("trainer.nnodes", o.nodes),
-        ("trainer.total_epochs", o.epochs),
+        # verl stops at the end of the last epoch even before total_training_steps: with a step count,
+        # allow as many epochs as steps (each epoch has at least one) so the step count decides.
+        ("trainer.total_epochs", o.epochs if o.total_steps is None else max(o.epochs, o.total_steps)),
         ("trainer.save_freq", o.save_freq),
         ("trainer.test_freq", o.test_freq),
         ("trainer.val_before_train", o.val_before_train),
@@ -389,6 +392,9 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
         prepare(p.options.dataset, p.data_dir, template=p.options.template,
                 max_prompt_length=p.options.max_prompt_length, tokenizer=local_model, echo=echo)
     p.save()
+    kept = keep_earlier_metrics(p.run_dir)  # verl's file logger would truncate it on resume
+    if kept:
+        echo(f"resuming: earlier metrics kept as {kept.name}")
     env = {**os.environ, **p.env()}
     log_path = p.run_dir / "train.log"
     echo(f"run dir {p.run_dir}; log {log_path}")

@@ -152,6 +152,26 @@ def test_nothing_leaks_to_the_next_program(sandbox_ok: None) -> None:
     assert r.passed, r
 
 
+def test_patches_are_undone_before_the_tests(pool: CodePool) -> None:
+    # Builtins, warm modules' sys.modules entries and math/operator attributes come back before the
+    # test expressions run, whichever way the program changed them (the child skips only unchanged dicts).
+    code = ("import builtins, sys, math, operator\ndel builtins.len\nbuiltins.sorted = lambda *a: [7]\n"
+            "sys.modules['heapq'] = None\nmath.floor = lambda x: -1\ndel operator.add\n"
+            "def f():\n    return [3, 1, 2]\n")
+    tests = ["assert len(f()) == 3", "assert sorted(f()) == [1, 2, 3]", "assert math.floor(f()[0] / 2) == 1",
+             "assert operator.add(*f()[:2]) == 4", "assert __import__('heapq').nsmallest(1, f()) == [1]"]
+    r = pool.run(code, tests)
+    assert r.passed, r
+    assert pool.run("def f():\n    return [1]\n", ["assert len(f()) == 1"]).passed
+
+
+def test_results_larger_than_a_pipe(pool: CodePool) -> None:
+    # Several MiB of leaf values: the worker must keep draining the pipe while the child writes.
+    code = "def f(n):\n    return list(range(n))\n"
+    r = pool.run(code, [f"assert f({n}) == list(range({n}))" for n in (40_000, 80_000, 120_000)])
+    assert r.passed, r.detail
+
+
 def test_recycling_and_threads(sandbox_ok: None) -> None:
     with CodePool(workers=2, recycle_after=3) as p:
         futs: list[Future[ExecutionResult]] = []

@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from verifiers.errors import DataError
 from verifiers_train.cli import main
-from verifiers_train.metrics import MetricsWriter, parse_line, read_metrics
+from verifiers_train.metrics import (
+    MetricsWriter,
+    keep_earlier_metrics,
+    parse_line,
+    read_metrics,
+    read_run_metrics,
+)
 from verifiers_train.report import build_report, check_flags
 
 ACC = "val-core/arith/acc/mean@1"
@@ -119,6 +125,23 @@ def test_verl_file_logger_is_preferred_and_strict_exit(tmp_path: Path) -> None:
     assert report.source.name == "verl_metrics.jsonl"
     assert {f.name: f.status for f in report.flags}["entropy"] == "warn"
     assert main(["report", str(run), "--strict"]) == 1
+
+
+def test_resumed_run_parts_are_joined_later_launch_wins(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert keep_earlier_metrics(run) is None  # nothing to keep yet
+    first = [{"step": s, "data": {"critic/score/mean": 0.1, "actor/entropy": 1.0}} for s in range(4)]
+    _write(run / "verl_metrics.jsonl", first)
+    assert keep_earlier_metrics(run) == run / "verl_metrics.1.jsonl" and not (run / "verl_metrics.jsonl").exists()
+    second = [{"step": s, "data": {"critic/score/mean": 0.5}} for s in range(2, 6)]  # resumed from step 2
+    _write(run / "verl_metrics.jsonl", second)
+    rows, files = read_run_metrics(run)
+    assert [f.name for f in files] == ["verl_metrics.1.jsonl", "verl_metrics.jsonl"]
+    assert [r["step"] for r in rows] == list(range(6))
+    assert rows[1]["critic/score/mean"] == 0.1 and rows[3]["critic/score/mean"] == 0.5
+    assert rows[3]["actor/entropy"] == 1.0  # kept from the first launch where the second logged nothing
+    assert build_report(run).steps == 6
+    assert keep_earlier_metrics(run) == run / "verl_metrics.2.jsonl"  # a third launch numbers on
 
 
 def test_no_metrics_is_a_clear_error(tmp_path: Path) -> None:

@@ -64,6 +64,14 @@ def test_seed_values_of_the_presets(tmp_path: Path, tiny_model_dir: Path) -> Non
     assert rec.actor_rollout_ref.actor.ppo_max_token_len_per_gpu == 12000
 
 
+def test_a_step_count_is_not_cut_short_by_the_epoch_count(tmp_path: Path, tiny_model_dir: Path) -> None:
+    # verl leaves its loop after total_epochs even when total_training_steps is not reached yet
+    cfg = compose(plan(_base(tmp_path, tiny_model_dir, epochs=1, total_steps=60), env={}).overrides)
+    assert cfg.trainer.total_training_steps == 60 and cfg.trainer.total_epochs >= 60
+    cfg = compose(plan(_base(tmp_path, tiny_model_dir, epochs=3, out=str(tmp_path / "b")), env={}).overrides)
+    assert cfg.trainer.total_epochs == 3 and cfg.trainer.total_training_steps is None
+
+
 def test_precedence_default_preset_env_flag() -> None:
     o, origin = resolve({"lr": "3e-6"}, env={"BATCH_SIZE": "32", "LR": "1e-4", "ROLLOUTS": "4"},
                         preset="grpo-baseline")
@@ -168,11 +176,13 @@ def test_multi_node_without_ray_cluster_warns(tmp_path: Path, tiny_model_dir: Pa
 
 
 _FAKE_VERL = r"""
-import sys
+import json, os, sys
 print("ray init kwargs: {}", flush=True)
+log = open(os.environ["VERL_FILE_LOGGER_PATH"], "w")  # like verl's file logger: truncates on every launch
 for step in (0, 1, 2):
     print(f"(TaskRunner pid=7) step:{step} - critic/score/mean:{0.1 * step} - actor/entropy:np.float64(1.5)"
           f" - response_length/mean:{30 + step}", flush=True)
+    log.write(json.dumps({"step": step, "data": {"critic/score/mean": 0.1 * step}}) + "\n")
 print("(TaskRunner pid=7) some other log line", flush=True)
 sys.exit(3 if "--fail" in sys.argv else 0)
 """
@@ -199,6 +209,8 @@ def test_launch_prepares_data_keeps_log_command_and_metrics(tmp_path: Path, tiny
     with pytest.raises(ConfigError, match="different settings"):
         launch(plan(_base(tmp_path, tiny_model_dir, max_prompt_length=200, lr=1e-3), env={}), echo=lambda _m: None)
     assert len((run / "metrics.jsonl").read_text().splitlines()) == 6
+    # the second launch's verl file logger did not wipe the first launch's rows
+    assert (run / "verl_metrics.1.jsonl").is_file() and (run / "verl_metrics.jsonl").is_file()
 
 
 def test_run_config_file_holds_a_run_and_flags_override_it(tmp_path: Path, tiny_model_dir: Path) -> None:

@@ -92,9 +92,9 @@ def defined_names(code: str) -> frozenset[str]:
     merely *might* be rebound only moves that call into the sandbox, which is always sound.
     """
     found: set[str] = set()
-    for m in _DEFINE_RE.finditer(code):
-        found.update(x for x in m.groups() if x)
-    return frozenset(found & (_BUILTIN_NAMES | KNOWN_MODULES))
+    for groups in _DEFINE_RE.findall(code):  # "" for the alternatives that did not match
+        found.update(groups)
+    return frozenset(found & _SHADOWABLE)
 
 
 # CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads parsing at once
@@ -108,13 +108,15 @@ def parse_python(source: str) -> ast.Module:
         return ast.parse(source)
 
 
+# Possessive quantifiers: backtracking into a name or its spacing can never produce another match.
 _DEFINE_RE = re.compile(
-    r"(?:\b(?:def|class)\s+([A-Za-z_]\w*))"
-    r"|(?:\b([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=))"
-    r"|(?:\bas\s+([A-Za-z_]\w*))"
-    r"|(?:\bfor\s+([A-Za-z_]\w*)\s+in\b)"
-    r"|(?:\bglobal\s+([A-Za-z_]\w*))"
+    r"(?:\b(?:def|class)\s++([A-Za-z_]\w*+))"
+    r"|(?:\b([A-Za-z_]\w*+)\s*+(?::[^=\n]*+)?=(?!=))"
+    r"|(?:\bas\s++([A-Za-z_]\w*+))"
+    r"|(?:\bfor\s++([A-Za-z_]\w*+)\s+in\b)"
+    r"|(?:\bglobal\s++([A-Za-z_]\w*+))"
 )
+_SHADOWABLE = _BUILTIN_NAMES | KNOWN_MODULES
 
 
 @functools.lru_cache(maxsize=65536)  # RL scores the same tests many times; plans are immutable

@@ -34,9 +34,12 @@ def encode_frame(payload: bytes) -> bytes:
     return _HEADER.pack(len(payload)) + payload
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def encode_json_frame(obj: Any) -> bytes:
     """One frame holding ``obj`` as compact JSON (plain parent-built data only)."""
-    return encode_frame(json.dumps(obj, separators=(",", ":")).encode("utf-8"))
+    return encode_frame(_ENCODE(obj).encode("utf-8"))
 
 
 class FrameReader:
@@ -79,10 +82,16 @@ def split_frames(blob: bytes, max_frame: int = MAX_FRAME_BYTES) -> list[bytes]:
     return out
 
 
+_DECODE = json.JSONDecoder().decode
+
+
 def loads_untrusted(data: bytes) -> Any:
-    """``json.loads`` for worker/child output; any failure (bad UTF-8, deep nesting, huge ints) -> ProtocolError."""
+    """UTF-8 JSON from a worker/child; any failure (bad UTF-8, deep nesting, huge ints) -> ProtocolError.
+
+    ``json.loads`` minus its per-call encoding sniffing and keyword handling (frames are always UTF-8).
+    """
     try:
-        return json.loads(data)
+        return _DECODE(data.decode("utf-8"))
     except (ValueError, RecursionError, MemoryError) as exc:  # JSONDecodeError, UnicodeDecodeError are ValueError
         raise ProtocolError(f"malformed JSON frame: {type(exc).__name__}") from None
 

@@ -12,6 +12,10 @@ only. Protocol (frames are a 4-byte big-endian length + bytes):
 Each program runs in a child forked from this warm worker, with rlimits, its own process group and no
 channel fds. The child reports plain values for the test expressions ("leaves") the parent asked for;
 it never sees expected values and never decides pass/fail. Its frames are untrusted.
+
+Per program the cost is mostly fork, exit and copy-on-write page faults (evals/sandbox/README.md), so
+the child writes as few pages of the warm heap as it can (signal dispositions are inherited, unchanged
+dicts are not restored, no per-child closures) and the worker sleeps on the child's exit, not its frames.
 """
 
 import builtins
@@ -27,7 +31,22 @@ import time
 
 _H = struct.Struct(">I")
 _dumps = json.dumps
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _no_default(o):
+    raise TypeError(f"{type(o).__name__} is not JSON serializable")
+
+
+def _encoder():
+    """Compact JSON encoder; the C one is built once here (``JSONEncoder.encode`` builds one per call)."""
+    make = json.encoder.c_make_encoder
+    if make is None:
+        return json.JSONEncoder(separators=(",", ":")).encode
+    enc = make(None, _no_default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
+    return lambda obj: "".join(enc(obj, 0))  # no cycle check needed: frames are fresh trees of bounded depth
+
+
+_encode = _encoder()
 IN_FD = os.dup(0)
 OUT_FD = os.dup(1)
 _nul = os.open("/dev/null", os.O_RDWR)
@@ -36,20 +55,23 @@ os.dup2(_nul, 1)
 os.close(_nul)
 
 
-def _read_exact(fd, n):
-    chunks = []
-    while n > 0:
-        c = os.read(fd, min(n, 1 << 20))
-        if not c:
-            raise EOFError
-        chunks.append(c)
-        n -= len(c)
-    return b"".join(chunks)
+_INBUF = bytearray()  # the parent sends requests in batches: one read serves several frames
+# Pipe reads ask for 64 KiB: a 1 MiB buffer is mmap-ed and unmapped by every os.read (~15 us each here).
+READ_BYTES = 1 << 16
 
 
 def _read_frame():
-    (n,) = _H.unpack(_read_exact(IN_FD, 4))
-    return _read_exact(IN_FD, n)
+    while True:
+        if len(_INBUF) >= 4:
+            (n,) = _H.unpack_from(_INBUF, 0)
+            if len(_INBUF) >= 4 + n:
+                frame = bytes(_INBUF[4:4 + n])
+                del _INBUF[:4 + n]
+                return frame
+        chunk = os.read(IN_FD, READ_BYTES)
+        if not chunk:
+            raise EOFError
+        _INBUF.extend(chunk)
 
 
 def _write_all(fd, data):
@@ -60,7 +82,7 @@ def _write_all(fd, data):
 
 
 def _send(header, blob=None):
-    h = _dumps(header, separators=(",", ":")).encode()
+    h = _encode(header).encode()
     parts = [_H.pack(len(h)), h]
     if blob is not None:
         parts += [_H.pack(len(blob)), blob]
@@ -101,6 +123,51 @@ for _name in CFG["modules"]:
 RESTORED_MODULES = ("math", "operator")
 _MOD_SNAP = {n: dict(_MODS[n].__dict__) for n in RESTORED_MODULES if n in _MODS}
 _BUILTINS_SNAP = dict(builtins.__dict__)
+
+
+def _tag_reader():
+    """Return ``view(d)``: a memoryview of a dict's PEP 509 version tag, or None where it cannot be trusted.
+
+    CPython 3.11-3.13 bump ``ma_version_tag`` (right after the object header and ``ma_used``) on every
+    mutation, so an unchanged tag shows a dict unchanged from Python without touching its values: a child
+    then skips restoring it, sparing the copy-on-write faults of re-counting ~150 builtins. The views are
+    made here and read in the child by indexing a memoryview. A program with ctypes can write a tag back
+    (or, from frames, edit the snapshots): the restore keeps honest tests meaningful, it is not the security
+    boundary; expected sides are computed before the program runs or in the parent (evals/sandbox/README.md).
+    Checked here on a scratch dict; anything unexpected means always restoring.
+    """
+    if sys.implementation.name != "cpython" or not (3, 11) <= sys.version_info[:2] <= (3, 13):
+        return None
+    try:
+        import ctypes
+    except Exception:
+        return None
+    offset = 2 * ctypes.sizeof(ctypes.c_void_p) + ctypes.sizeof(ctypes.c_ssize_t)
+
+    def view(d):
+        return memoryview(ctypes.c_uint64.from_address(id(d) + offset)).cast("B").cast("Q")
+
+    d = {}
+    v = view(d)
+    a = v[0]
+    d["x"] = 1
+    b = v[0]
+    d["x"] = 2
+    c = v[0]
+    return view if a < b < c and v[0] == c else None
+
+
+# The dicts `_restore` puts back, and for each (a view of its version tag, the tag when snapshotted);
+# no tags: always restore.
+_tag_view = _tag_reader()
+_WATCHED = {"builtins": builtins.__dict__, "sys.modules": sys.modules}
+_WATCHED.update((n, _MODS[n].__dict__) for n in RESTORED_MODULES if n in _MODS)
+_TAGS = {n: (_tag_view(d), _tag_view(d)[0]) for n, d in _WATCHED.items()} if _tag_view else {}
+
+# Default dispositions, set once here and inherited by every child (signal.signal's enum handling in
+# each child would cost ~70 copy-on-write faults). The worker itself needs none of Python's handlers.
+for _s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
+    signal.signal(_s, signal.SIG_DFL)
 
 _OUT = os.memfd_create("stdout") if hasattr(os, "memfd_create") else None
 _ERR = os.memfd_create("stderr") if hasattr(os, "memfd_create") else None
@@ -189,16 +256,27 @@ def _restore():
     """
     sys.settrace(None)
     sys.setprofile(None)
-    d = builtins.__dict__
-    d.clear()
-    d.update(_BUILTINS_SNAP)
-    for n, m in _MODS.items():
-        sys.modules[n] = m
+    if _changed(builtins.__dict__, "builtins"):
+        d = builtins.__dict__
+        d.clear()
+        d.update(_BUILTINS_SNAP)
+    if _changed(sys.modules, "sys.modules"):
+        for n, m in _MODS.items():
+            sys.modules[n] = m
     for n in RESTORED_MODULES:
-        if n in _MODS:
+        if n in _MODS and _changed(_MODS[n].__dict__, n):
             md = _MODS[n].__dict__
             md.clear()
             md.update(_MOD_SNAP[n])
+
+
+def _changed(d, name):
+    """Whether ``d`` may differ from its snapshot (True unless its version tag proves otherwise)."""
+    tag = _TAGS.get(name)
+    return tag is None or _WATCHED[name] is not d or tag[0][0] != tag[1]
+
+
+_CodeType = type(_fmt_exc.__code__)
 
 
 def _compile_leaf(src):
@@ -208,91 +286,88 @@ def _compile_leaf(src):
         return _fmt_exc(e)
 
 
-def _child(req, w, pre, post):
+def _emit(w, obj):
+    """Write one frame to the result pipe (a value too large or unencodable becomes an error frame)."""
+    try:
+        data = _encode(obj).encode()
+    except BaseException as e:  # e.g. an int too large to print
+        data = _dumps(["e", obj[1] if len(obj) > 1 else -1, "unencodable value: " + _fmt_exc(e)]).encode()
+    if len(data) > MAX_CHILD_FRAME:
+        data = _dumps(["e", obj[1] if len(obj) > 1 else -1, "value too large"]).encode()
+    _write_all(w, _H.pack(len(data)) + data)
+
+
+def _value(k, expr, ns):
+    """Evaluate leaf ``k``: its value or error frame, and whether it succeeded."""
+    try:
+        v = eval(expr, ns)
+    except BaseException as e:
+        return ["e", k, _fmt_exc(e)], False
+    try:
+        return ["v", k, _enc(v, 0, [200000])], True
+    except BaseException as e:
+        return ["e", k, _fmt_exc(e)], False
+
+
+def _child(req, w, pre, post, limits):
+    """Run in the forked child: limits, independent leaves, the program, then the other leaves.
+
+    Module-level helpers only (nested functions would be built anew, and their pages written, per child).
+    The caller flushes stdio and ``os._exit``s when this returns.
+    """
     os.setpgid(0, 0)
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
-        signal.signal(s, signal.SIG_DFL)
     os.dup2(_OUT, 1)
     os.dup2(_ERR, 2)
     os.closerange(3, w)
     os.closerange(w + 1, 1 << 16)
     os.chdir(WORKDIR)
-    lim = req["limits"]
-    for name, value in lim.items():
-        value = int(value)
-        resource.setrlimit(getattr(resource, name), (value, value))
-
-    def emit(obj):
-        if obj[0] in ("done", "rt", "syntax"):  # last frame: the worker kills us right after reading it
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except BaseException:
-                    pass
-        try:
-            data = _encode(obj).encode()
-        except BaseException as e:  # e.g. an int too large to print
-            data = _dumps(["e", obj[1] if len(obj) > 1 else -1, "unencodable value: " + _fmt_exc(e)]).encode()
-        if len(data) > MAX_CHILD_FRAME:
-            data = _dumps(["e", obj[1] if len(obj) > 1 else -1, "value too large"]).encode()
-        _write_all(w, _H.pack(len(data)) + data)
-
-    def value(k, expr, ns):
-        try:
-            v = eval(expr, ns)
-        except BaseException as e:
-            return ["e", k, _fmt_exc(e)], False
-        try:
-            return ["v", k, _enc(v, 0, [200000])], True
-        except BaseException as e:
-            return ["e", k, _fmt_exc(e)], False
+    for res, value in limits:
+        resource.setrlimit(res, (value, value))
 
     # Program-independent leaves first, before any untrusted code runs (their frames come first).
     retry = []
     for k, expr, mods in pre:
-        if not isinstance(expr, type(_child.__code__)):
-            emit(["e", k, expr])  # the compile error text
+        if not isinstance(expr, _CodeType):
+            _emit(w, ["e", k, expr])  # the compile error text
             continue
         ns = {"__builtins__": builtins}
         for m in mods:
             ns[m] = _MODS.get(m) or __import__(m)
-        frame, ok = value(k, expr, ns)
+        frame, ok = _value(k, expr, ns)
         if ok:
-            emit(frame)
+            _emit(w, frame)
         else:
             retry.append((k, expr))
-    emit(["p"])
 
     g = {"__name__": "__main__", "__builtins__": builtins}
     try:
         code = compile(req["code"], "<solution>", "exec")
     except (SyntaxError, ValueError) as e:
-        emit(["syntax", _fmt_exc(e)])
+        _emit(w, ["syntax", _fmt_exc(e)])
         return
     except BaseException as e:
-        emit(["rt", _fmt_exc(e)])
+        _emit(w, ["rt", _fmt_exc(e)])
         return
     try:
         exec(code, g)
     except BaseException as e:
         _restore()
-        emit(["rt", _fmt_exc(e)])
+        _emit(w, ["rt", _fmt_exc(e)])
         return
     if req["setup"]:
         try:
             exec(compile(req["setup"], "<setup>", "exec"), g)
         except BaseException as e:
             _restore()
-            emit(["rt", "in test setup code: " + _fmt_exc(e)])
+            _emit(w, ["rt", "in test setup code: " + _fmt_exc(e)])
             return
     _restore()
-    emit(["ok"])
     for k, expr in post + retry:
-        if not isinstance(expr, type(_child.__code__)):
-            emit(["e", k, expr])
+        if not isinstance(expr, _CodeType):
+            _emit(w, ["e", k, expr])
             continue
-        emit(value(k, expr, g)[0])
-    emit(["done"])
+        _emit(w, _value(k, expr, g)[0])
+    _emit(w, ["done"])
 
 
 # --------------------------------------------------------------------------------------------- worker
@@ -300,16 +375,14 @@ def _child(req, w, pre, post):
 def _clean_tmp():
     """Wipe what the last program left in the tmpfs; False if that failed (the worker is then recycled)."""
     ok = True
-    for base in (WORKDIR, TMP):
+    for base, keep in ((WORKDIR, None), (TMP, os.path.basename(WORKDIR))):
         try:
             names = os.listdir(base)
         except OSError:
             return False
         for n in names:
-            p = os.path.join(base, n)
-            if base == TMP and p == WORKDIR:
-                continue
-            ok = _rm(p) and ok
+            if n != keep:
+                ok = _rm(os.path.join(base, n)) and ok
     return ok
 
 
@@ -328,34 +401,60 @@ def _rm(p):
 
 
 def _read_out(fd, limit):
-    size = os.fstat(fd).st_size
+    size = os.lseek(fd, 0, os.SEEK_END)  # the file's size, without building a stat result
     data = os.pread(fd, min(size, limit), 0) if size else b""
     if size:
         os.ftruncate(fd, 0)
     return data.decode("utf-8", "replace"), size > limit
 
 
-_UNREAPED: list = []  # children killed after "done", reaped before the next fork
+# While a program runs the worker sleeps on its exit, not on its frames (one wake-up per program).
+# Every DRAIN_S it empties the pipe; once a program is seen to write that much, the worker also wakes
+# on its frames, so a program with more results than a pipe holds is not kept waiting.
+DRAIN_S = 0.01
+
+
+def _drain(r, buf, limit):
+    """Append what the pipe holds to ``buf``; False once ``buf`` exceeds ``limit`` bytes."""
+    try:
+        while len(buf) <= limit:
+            chunk = os.read(r, READ_BYTES)
+            buf += chunk
+            if len(chunk) < READ_BYTES:  # the pipe is empty now (b"": no writer left)
+                break
+    except BlockingIOError:
+        pass
+    return len(buf) <= limit
+
+
+def _saw_done(buf):
+    """Whether a complete ``["done"]`` frame is in ``buf`` (other processes of the program may write too)."""
+    i = 0
+    while i + 4 <= len(buf):
+        (n,) = _H.unpack_from(buf, i)
+        if i + 4 + n > len(buf):
+            return False
+        if buf[i + 4:i + 4 + n] == b'["done"]':
+            return True
+        i += 4 + n
+    return False
 
 
 def _run(req):
-    while _UNREAPED:
-        try:
-            os.waitpid(_UNREAPED.pop(), 0)
-        except ChildProcessError:
-            pass
     max_blob = int(req["max_blob"])
     os.lseek(_OUT, 0, 0)
     os.lseek(_ERR, 0, 0)
     r, w = os.pipe()
+    timeout = float(req["timeout"])
     t0 = time.monotonic()
     pre = [(k, _compile_leaf(src), mods) for k, src, mods in req["pre"]]
     post = [(k, _compile_leaf(src)) for k, src in req["post"]]
+    limits = [(getattr(resource, name), int(value)) for name, value in req["limits"].items()]
     pid = os.fork()
     if pid == 0:
         try:
             os.close(r)
-            _child(req, w, pre, post)
+            _child(req, w, pre, post, limits)
         except BaseException:
             pass
         finally:
@@ -365,75 +464,41 @@ def _run(req):
             except BaseException:
                 pass
             os._exit(0)
-    os.close(w)
-    os.set_blocking(r, False)
+    # Block on the child's exit before anything else: a page this worker writes while the child lives
+    # costs a copy-on-write copy, after the exit only a cheap fault.
+    exited = False
     try:
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
         pidfd = None
-    deadline = t0 + float(req["timeout"])
+    else:
+        exited = bool(select.select([pidfd], [], [], min(timeout, DRAIN_S))[0])
+    os.close(w)
+    os.set_blocking(r, False)
+    deadline = t0 + timeout
     buf = bytearray()
-    done = timed_out = overflow = exited = False
-    scan = 0
-    while True:
+    timed_out = overflow = False
+    fds = [pidfd]
+    while not exited:  # the pipe is emptied once more below, after the exit or the kill
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             timed_out = True
             break
-        fds = [r] if pidfd is None else [r, pidfd]
-        ready, _, _ = select.select(fds, [], [], remaining if pidfd is not None else min(remaining, 0.005))
-        eof = False
-        if r in ready or pidfd is None:
-            try:
-                while True:
-                    chunk = os.read(r, 1 << 16)
-                    if not chunk:
-                        eof = True
-                        break
-                    buf += chunk
-                    if len(buf) > max_blob:
-                        overflow = True
-                        break
-            except BlockingIOError:
-                pass
-            if overflow:
-                break
-            # Scan complete frames for the end marker (other processes of the program may write too).
-            while scan + 4 <= len(buf):
-                (n,) = _H.unpack_from(buf, scan)
-                if scan + 4 + n > len(buf):
-                    break
-                if buf[scan + 4:scan + 4 + n] == b'["done"]':
-                    done = True
-                scan += 4 + n
-            if done:
-                break
-        if pidfd is not None and pidfd in ready:
-            exited = True
-        elif pidfd is None:
-            exited = os.waitpid(pid, os.WNOHANG)[0] == pid
-        if exited or eof:
-            # Child gone (or closed its end): take what is left in the pipe without waiting for daemons.
-            try:
-                while len(buf) <= max_blob:
-                    chunk = os.read(r, 1 << 16)
-                    if not chunk:
-                        break
-                    buf += chunk
-            except BlockingIOError:
-                pass
-            if exited or not eof:
-                break
-            # EOF but not exited yet: wait for the exit itself (bounded by the deadline).
-            if pidfd is not None:
-                select.select([pidfd], [], [], max(0.0, deadline - time.monotonic()))
-                if time.monotonic() >= deadline:
-                    timed_out = True
+        seen = len(buf)
+        if not _drain(r, buf, max_blob):
+            overflow = True
             break
+        if len(buf) > seen:
+            fds = [pidfd, r]  # a chatty program: take its frames as they come
+        if pidfd is not None:
+            exited = pidfd in select.select(fds, [], [], min(remaining, DRAIN_S))[0]
+        else:  # no pidfd: poll, without reaping (the pid must stay ours until the kills below)
+            time.sleep(min(remaining, 0.002))
+            exited = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
     dur = time.monotonic() - t0
-    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+    for kill, target in ((os.killpg, pid), (os.kill, pid)):
         try:
-            target()
+            kill(target, signal.SIGKILL)
         except OSError:
             pass
     if SANDBOXED:
@@ -442,15 +507,13 @@ def _run(req):
             os.kill(-1, signal.SIGKILL)
         except OSError:
             pass
-    if done:
-        # The verdict does not need the exit status: reap after answering (the kill is already queued).
-        _UNREAPED.append(pid)
+    try:
+        _, st = os.waitpid(pid, 0)
+    except ChildProcessError:
         st = 0
-    else:
-        try:
-            _, st = os.waitpid(pid, 0)
-        except ChildProcessError:
-            st = 0
+    if not overflow:
+        overflow = not _drain(r, buf, max_blob)  # what was written before the exit or the kill
+    done = _saw_done(buf)
     if pidfd is not None:
         os.close(pidfd)
     os.close(r)

@@ -1,0 +1,51 @@
+"""verl reward functions that time the scorer they wrap: ours, or verl's built-in default scorer.
+
+Used by the reward-overhead stage of `scripts/gpu_e2e.sh` so that both runs take the same verl code path
+(a custom reward function) and differ only in the scorer called::
+
+    reward.custom_reward_function.path=/abs/path/evals/gpu/timed_reward.py
+    reward.custom_reward_function.name=ours            # or verl_builtin
+    +reward.custom_reward_function.reward_kwargs.timing_log=/abs/path/RUN/reward_times.tsv
+
+Every call's scorer time (``time.perf_counter``, seconds) is appended to ``timing_log`` as a
+``pid<TAB>seconds`` line, written at once: Ray stops reward workers without running exit handlers, so a
+buffer would lose its tail. Several worker processes append to one file; each line is one ``O_APPEND``
+write, far under the pipe-buffer size, so lines do not interleave.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from verifiers_train.reward import compute_score as _ours
+
+
+def _timed(scorer: Callable[..., Any], data_source: str, solution_str: str, ground_truth: Any,
+           extra_info: Any, timing_log: str, kwargs: dict[str, Any]) -> Any:
+    t0 = time.perf_counter()
+    result = scorer(data_source, solution_str, ground_truth, extra_info, **kwargs)
+    elapsed = time.perf_counter() - t0
+    fd = os.open(timing_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.write(fd, f"{os.getpid()}\t{elapsed:.9f}\n".encode())
+    finally:
+        os.close(fd)
+    return result
+
+
+def ours(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
+         timing_log: str, **kwargs: Any) -> Any:
+    """`verifiers_train.reward.compute_score`, timed."""
+    return _timed(_ours, data_source, solution_str, ground_truth, extra_info, timing_log, kwargs)
+
+
+def verl_builtin(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
+                 timing_log: str, **kwargs: Any) -> Any:
+    """verl's ``default_compute_score`` (its gsm8k scorer for ``openai/gsm8k`` rows), timed."""
+    from verl.utils.reward_score import default_compute_score
+
+    kwargs = {k: v for k, v in kwargs.items() if k not in ("reward_router_address", "reward_model_tokenizer")}
+    return _timed(default_compute_score, data_source, solution_str, ground_truth, extra_info, timing_log, kwargs)
