@@ -4,7 +4,8 @@
 
 Reads each run directory's ``verl_metrics.jsonl`` (verl's file logger) or ``metrics.jsonl`` (parsed
 console), and ``reward_times.tsv`` when the run used `timed_reward.py` (one ``pid<TAB>seconds`` line per
-scored sample; samples per step come from the run's ``command.sh``). The first step of every run is left out (CUDA graphs, allocator and worker warm-up).
+scored sample; samples per step come from the run's ``command.sh``). The first step of every run is left
+out (CUDA graphs, allocator and worker warm-up).
 Runs of one variant are pooled; the ratio is of the pooled medians. With interleaved runs (ours, verl,
 ours, verl) each pair's ratio is printed too, so run-to-run drift shows.
 """
@@ -21,54 +22,52 @@ from verifiers_train.metrics import read_run_metrics
 PHASES = ("gen", "old_log_prob", "ref", "adv", "update_actor", "update_weights")
 
 
-def _all_rows(run: Path) -> list[dict]:
-    rows, _ = read_run_metrics(run)
-    if not rows:
-        raise SystemExit(f"{run}: no verl_metrics.jsonl or metrics.jsonl")
-    return rows
-
-
-def _rows(run: Path) -> list[dict]:
-    return _all_rows(run)[1:]  # first step: warm-up
-
-
 def _median(rows: list[dict], key: str) -> float:
     vals = [float(r[key]) for r in rows if key in r]
     return statistics.median(vals) if vals else float("nan")
 
 
-def _samples_per_step(run: Path) -> int:
-    """train_batch_size x rollout.n, read from the run's ``command.sh``."""
-    text = (run / "command.sh").read_text() if (run / "command.sh").is_file() else ""
-    batch = re.search(r"data\.train_batch_size=(\d+)", text)
-    n = re.search(r"actor_rollout_ref\.rollout\.n=(\d+)", text)
-    return int(batch.group(1)) * int(n.group(1)) if batch and n else 0
+class _Run:
+    """One run directory, read once: its steps after the first, scorer times, samples per step."""
+
+    def __init__(self, path: Path) -> None:
+        rows, _ = read_run_metrics(path)
+        if not rows:
+            raise SystemExit(f"{path}: no verl_metrics.jsonl or metrics.jsonl")
+        self.name = path.name
+        self.rows = rows[1:]  # first step: warm-up
+        tsv = path / "reward_times.tsv"
+        lines = tsv.read_text().splitlines() if tsv.is_file() else []
+        self.times = [float(line.split("\t")[1]) for line in lines if "\t" in line]
+        # train_batch_size x rollout.n, from the run's command.sh
+        text = (path / "command.sh").read_text() if (path / "command.sh").is_file() else ""
+        batch = re.search(r"data\.train_batch_size=(\d+)", text)
+        n = re.search(r"actor_rollout_ref\.rollout\.n=(\d+)", text)
+        self.samples_per_step = int(batch.group(1)) * int(n.group(1)) if batch and n else 0
+
+    @property
+    def step(self) -> float:
+        return _median(self.rows, "timing_s/step")
 
 
-def _reward_times(run: Path) -> list[float]:
-    path = run / "reward_times.tsv"
-    if not path.is_file():
-        return []
-    return [float(line.split("\t")[1]) for line in path.read_text().splitlines() if "\t" in line]
-
-
-def _reward_cell(runs: list[Path]) -> str:
+def _reward_cell(runs: list[_Run]) -> str:
     """Scorer time per sample (all; and warm: after the first step's samples) and per step (warm)."""
-    per_step = {_samples_per_step(run) for run in runs}
-    times = [t for run in runs for t in _reward_times(run)]
-    warm = [t for run in runs for t in _reward_times(run)[_samples_per_step(run):]]
+    times = [t for run in runs for t in run.times]
     if not times:
         return "not timed"
+    warm = [t for run in runs for t in run.times[run.samples_per_step:]]
+    per_step = {run.samples_per_step for run in runs}
     cell = (f"{statistics.fmean(times) * 1e3:.3f} ms mean ({statistics.median(times) * 1e3:.3f} median, "
             f"{max(times) * 1e3:.0f} max) over {len(times)} samples")
     if warm and len(per_step) == 1:
         n = per_step.pop()
-        cell += f"; after step 1: {statistics.fmean(warm) * 1e3:.3f} ms mean = {statistics.fmean(warm) * n:.4f} s per {n}-sample step"
+        cell += (f"; after step 1: {statistics.fmean(warm) * 1e3:.3f} ms mean = {statistics.fmean(warm) * n:.4f} s "
+                 f"per {n}-sample step")
     return cell
 
 
-def _variant_row(label: str, runs: list[Path]) -> tuple[str, float]:
-    rows = [r for run in runs for r in _rows(run)]
+def _variant_row(label: str, runs: list[_Run]) -> tuple[str, float]:
+    rows = [r for run in runs for r in run.rows]
     step = _median(rows, "timing_s/step")
     phases = " | ".join(f"{_median(rows, f'timing_s/{p}'):.2f}" for p in PHASES)
     return f"| {label} | {len(runs)} | {len(rows)} | {step:.3f} | {phases} | {_reward_cell(runs)} |", step
@@ -81,13 +80,13 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     print("| reward | runs | steps | median step (s) | " + " | ".join(PHASES) + " | scorer time per sample, per step |")
     print("|---|---:|---:|---:|" + "---:|" * len(PHASES) + "---|")
-    row_a, step_a = _variant_row("ours (verifiers_train.reward)", args.ours)
-    row_b, step_b = _variant_row("verl built-in gsm8k", args.verl)
+    ours, verl = [_Run(p) for p in args.ours], [_Run(p) for p in args.verl]
+    row_a, step_a = _variant_row("ours (verifiers_train.reward)", ours)
+    row_b, step_b = _variant_row("verl built-in gsm8k", verl)
     print(row_a + "\n" + row_b)
     print(f"\nstep-time ratio ours / built-in, pooled medians: **{step_a / step_b:.3f}x** (first step of each run excluded)")
-    for i, (a, b) in enumerate(zip(args.ours, args.verl, strict=False), 1):
-        ra, rb = _median(_rows(a), "timing_s/step"), _median(_rows(b), "timing_s/step")
-        print(f"- pair {i}: {a.name} {ra:.3f} s / {b.name} {rb:.3f} s = {ra / rb:.3f}x")
+    for i, (a, b) in enumerate(zip(ours, verl, strict=False), 1):
+        print(f"- pair {i}: {a.name} {a.step:.3f} s / {b.name} {b.step:.3f} s = {a.step / b.step:.3f}x")
 
 
 if __name__ == "__main__":

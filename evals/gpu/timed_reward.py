@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from verifiers_train.reward import _VERL_KWARGS
 from verifiers_train.reward import compute_score as _ours
 
 
@@ -47,5 +48,5 @@ def verl_builtin(data_source: str, solution_str: str, ground_truth: Any, extra_i
     """verl's ``default_compute_score`` (its gsm8k scorer for ``openai/gsm8k`` rows), timed."""
     from verl.utils.reward_score import default_compute_score
 
-    kwargs = {k: v for k, v in kwargs.items() if k not in ("reward_router_address", "reward_model_tokenizer")}
+    kwargs = {k: v for k, v in kwargs.items() if k not in _VERL_KWARGS}
     return _timed(default_compute_score, data_source, solution_str, ground_truth, extra_info, timing_log, kwargs)

@@ -117,11 +117,10 @@ def read_metrics(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return [by_step[s] for s in sorted(by_step)]
 
 
-def _earlier_parts(run_dir: Path) -> list[Path]:
-    """``verl_metrics.1.jsonl``, ``verl_metrics.2.jsonl``, ... in launch order."""
-    parts = [(int(m.group(1)), f) for f in run_dir.glob("verl_metrics.*.jsonl")
-             if (m := re.fullmatch(r"verl_metrics\.(\d+)\.jsonl", f.name))]
-    return [f for _, f in sorted(parts)]
+def _earlier_parts(run_dir: Path) -> list[tuple[int, Path]]:
+    """``(1, verl_metrics.1.jsonl)``, ``(2, verl_metrics.2.jsonl)``, ... in launch order."""
+    return sorted((int(m.group(1)), f) for f in run_dir.glob("verl_metrics.*.jsonl")
+                  if (m := re.fullmatch(r"verl_metrics\.(\d+)\.jsonl", f.name)))
 
 
 def keep_earlier_metrics(run_dir: str | os.PathLike[str]) -> Path | None:
@@ -135,7 +134,7 @@ def keep_earlier_metrics(run_dir: str | os.PathLike[str]) -> Path | None:
     if not current.is_file() or current.stat().st_size == 0:
         return None
     parts = _earlier_parts(root)
-    k = int(parts[-1].name.split(".")[1]) + 1 if parts else 1
+    k = parts[-1][0] + 1 if parts else 1
     return current.rename(root / f"verl_metrics.{k}.jsonl")
 
 
@@ -149,11 +148,12 @@ def read_run_metrics(run_dir: str | os.PathLike[str]) -> tuple[list[dict[str, An
         (rows sorted by step, the files read); no rows when the run has not logged a step yet.
     """
     root = Path(run_dir)
-    files = [f for f in [*_earlier_parts(root), root / VERL_METRICS] if f.is_file() and f.stat().st_size > 0]
+    candidates = [f for _, f in _earlier_parts(root)] + [root / VERL_METRICS]
+    files = [f for f in candidates if f.is_file() and f.stat().st_size > 0]
     if not files and (root / CONSOLE_METRICS).is_file():
         files = [root / CONSOLE_METRICS]
     by_step: dict[int, dict[str, Any]] = {}
     for f in files:
         for row in read_metrics(f):
-            by_step[row["step"]] = row if row["step"] not in by_step else by_step[row["step"]] | row
+            by_step[row["step"]] = by_step.get(row["step"], {}) | row
     return [by_step[s] for s in sorted(by_step)], files
