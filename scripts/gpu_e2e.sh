@@ -25,6 +25,8 @@ EVAL_ARGS=(--dataset arith --backend vllm --n 8 --temperature 1.0 --max-tokens 9
 RUN_ARGS=(--rollouts 8 --dataset arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "${SAVE_FREQ:-$STEPS}"
           --test-freq 5 --lr "$RL_LR" --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-})
 log() { echo "[gpu_e2e $(date +%H:%M:%S)] $*"; }
+# without flash-attn verl computes log-probs one token at a time; chunk it (same values; evals/gpu/README.md R3)
+$TRAIN patch-verl | sed 's/^/[gpu_e2e] /' || log "could not patch verl's log-prob fallback (is verl installed?)"
 
 stage_model() {  # tiny model (SFT on arith to partial accuracy) and verl data; needs no vLLM
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"

@@ -200,6 +200,7 @@ SUBCOMMANDS: dict[str, Registrar | str] = {
     "merge": _add_merge,
     "report": _add_report,
     "tiny-model": "verifiers_train.tiny:register",
+    "patch-verl": "verifiers_train.verl_patch:register",
 }
 
 

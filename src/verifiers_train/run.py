@@ -38,6 +38,7 @@ from verifiers.errors import ConfigError, DataError
 from verifiers_train.metrics import MetricsWriter, keep_earlier_metrics
 from verifiers_train.options import ALGOS, RunOptions, resolve
 from verifiers_train.prepare import prepare, read_meta
+from verifiers_train.verl_patch import needs_patch
 
 __all__ = ["REWARD_PATH", "RunPlan", "build_overrides", "check_options", "launch", "plan"]
 
@@ -392,6 +393,9 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
         prepare(p.options.dataset, p.data_dir, template=p.options.template,
                 max_prompt_length=p.options.max_prompt_length, tokenizer=local_model, echo=echo)
     p.save()
+    if needs_patch():
+        echo("warning: verl will compute log-probs one token at a time (no flash-attn, verl unpatched); "
+             "`verifiers-train patch-verl` makes that chunked, with the same values (evals/gpu/README.md, R3)")
     kept = keep_earlier_metrics(p.run_dir)  # verl's file logger would truncate it on resume
     if kept:
         echo(f"resuming: earlier metrics kept as {kept.name}")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import verifiers_train.run as run_module
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.cli import main
 from verifiers_train.options import resolve
@@ -211,6 +212,18 @@ def test_launch_prepares_data_keeps_log_command_and_metrics(tmp_path: Path, tiny
     assert len((run / "metrics.jsonl").read_text().splitlines()) == 6
     # the second launch's verl file logger did not wipe the first launch's rows
     assert (run / "verl_metrics.1.jsonl").is_file() and (run / "verl_metrics.jsonl").is_file()
+
+
+@pytest.mark.parametrize("unpatched", [True, False])
+def test_launch_warns_when_verl_computes_logprobs_per_token(tmp_path: Path, tiny_model_dir: Path,
+                                                            monkeypatch: pytest.MonkeyPatch, unpatched: bool) -> None:
+    fake = tmp_path / "fake_verl.py"
+    fake.write_text(_FAKE_VERL)
+    monkeypatch.setattr(RunPlan, "argv", property(lambda self: [sys.executable, str(fake)]))
+    monkeypatch.setattr(run_module, "needs_patch", lambda: unpatched)
+    said: list[str] = []
+    assert launch(plan(_base(tmp_path, tiny_model_dir, max_prompt_length=200), env={}), echo=said.append) == 0
+    assert any("verifiers-train patch-verl" in m for m in said) is unpatched
 
 
 def test_run_config_file_holds_a_run_and_flags_override_it(tmp_path: Path, tiny_model_dir: Path) -> None:
