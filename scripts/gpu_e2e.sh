@@ -72,7 +72,8 @@ rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluat
   [ ! -d "$W/eval_base" ] || $EVAL compare "$W/eval_base" "$W/eval_$algo" --labels "base,$algo" --out "$W/compare_$algo" | tail -8
   # what comes back: one tarball of the run's small files, plus the curves
   tar czf "$OUT/$algo.tar.gz" -C "$W" "$algo/metrics.jsonl" $(cd "$W" && ls "$algo"/verl_metrics*.jsonl) \
-      "$algo/run_config.json" "$algo/command.sh" "$algo/report" "eval_$algo/metrics.json" "compare_$algo" 2>/dev/null || true
+      "$algo/run_config.json" "$algo/command.sh" "$algo/report" "eval_$algo/metrics.json" "compare_$algo" \
+      "eval_$algo/samples.jsonl" eval_base/samples.jsonl 2>/dev/null || true   # samples: compare can be redone
 }
 stage_grpo() { rl_stage grpo; }
 stage_ppo() { rl_stage ppo; }

@@ -118,7 +118,10 @@ def patch_file(path: Path | None = None) -> bool:
 def register(sub: Any) -> None:
     """Add ``verifiers-train patch-verl`` to a ``verifiers-train`` subparsers object."""
     p = sub.add_parser("patch-verl", help="make verl's log-prob fallback (used without flash-attn) work in chunks, "
-                                          "not one token at a time; same values", description=(__doc__ or "").split("\n")[0])
+                                          "not one token at a time; same values",
+                       description="Make verl 0.9.1's log-prob fallback (used without flash-attn) work in chunks "
+                                   "of rows instead of one token at a time. Values and gradients are unchanged; "
+                                   "the installed file is edited once.")
     p.add_argument("--file", type=Path, help="torch_functional.py to patch (default: the installed verl's)")
     p.add_argument("--check", action="store_true", help="only report; exit 1 when not patched")
     p.set_defaults(func=_run)

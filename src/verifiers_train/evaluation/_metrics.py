@@ -149,6 +149,32 @@ def bootstrap_ci(values: Sequence[float], *, iterations: int = BOOTSTRAP_ITERATI
     return (float(lo), float(hi))
 
 
+def per_problem_accuracy(samples: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """Share of correct samples for each ``problem_id``."""
+    groups: dict[str, list[bool]] = defaultdict(list)
+    for s in samples:
+        groups[str(s["problem_id"])].append(bool(s["correct"]))
+    return {p: sum(v) / len(v) for p, v in groups.items()}
+
+
+def paired_difference(base: Mapping[str, float], other: Mapping[str, float], *, seed: int = 0
+                      ) -> dict[str, Any] | None:
+    """``other - base`` accuracy over the problems both runs scored, with a paired bootstrap CI.
+
+    Resampling problems (not runs) keeps each problem's two scores together, so the interval reflects the
+    change, not how hard the problems are: much tighter than comparing the two runs' own CIs.
+
+    Returns:
+        ``{"difference", "ci95": [lo, hi], "problems"}``, or ``None`` when no problem is in both.
+    """
+    common = sorted(set(base) & set(other))
+    if not common:
+        return None
+    diffs = [other[p] - base[p] for p in common]
+    lo, hi = bootstrap_ci(diffs, seed=seed)
+    return {"difference": _mean(diffs), "ci95": [lo, hi], "problems": len(common)}
+
+
 def format_ok(sample: Mapping[str, Any]) -> bool:
     """Whether a sample follows the expected answer format.
 

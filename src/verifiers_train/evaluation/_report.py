@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.errors import DataError
+from verifiers_train.evaluation._metrics import paired_difference, per_problem_accuracy
+from verifiers_train.evaluation._rundir import RunDir
 
 # Example samples shown per status in the run report.
 EXAMPLES_PER_STATUS = 3
@@ -108,6 +110,7 @@ def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.
         keys += [k for k in t if k not in keys]
     header = ["metric", *names]
     rows = [[k, *[str(t.get(k, "")) for t in tables]] for k in keys]
+    rows.insert(2, [f"accuracy change vs {names[0]} (paired 95% CI)", *_paired_cells(run_dirs)])
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
@@ -119,6 +122,21 @@ def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.
     (out / "compare.html").write_text(_page("verifiers-eval compare", [
         "<h1>verifiers-eval compare</h1>", table, '<img src="compare.png" alt="compare">']), encoding="utf-8")
     return header, rows
+
+
+def _paired_cells(run_dirs: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Per run: its accuracy minus the first run's, paired over shared problems (from ``samples.jsonl``)."""
+    acc = [per_problem_accuracy(RunDir(d).read_samples(repair=False)) for d in run_dirs]
+    cells = ["(baseline)"]
+    for other in acc[1:]:
+        d = paired_difference(acc[0], other) if acc[0] and other else None
+        if d is None:
+            cells.append("n/a (no shared problems in samples.jsonl)")
+            continue
+        lo, hi = d["ci95"]
+        cells.append(f"{100 * d['difference']:+.2f} pts [{100 * lo:+.2f}, {100 * hi:+.2f}] "
+                     f"over {d['problems']} problems")
+    return cells
 
 
 def _labels(run_dirs: Sequence[str | os.PathLike[str]]) -> list[str]:

@@ -175,3 +175,47 @@ def test_compute_metrics_on_a_hand_checked_run() -> None:
     assert m["mean_response_tokens"] == pytest.approx((7 * 10 + 30) / 8)
     assert m["throughput"]["tokens_per_s"] == pytest.approx(50.0)
     assert m["throughput"]["prompts_per_s"] == pytest.approx(1.0)
+
+
+def test_per_problem_accuracy_groups_samples() -> None:
+    rows = [{"problem_id": "a", "correct": True}, {"problem_id": "a", "correct": False},
+            {"problem_id": 7, "correct": True}]
+    assert _metrics.per_problem_accuracy(rows) == {"a": 0.5, "7": 1.0}
+
+
+def test_paired_difference_uses_shared_problems_only() -> None:
+    base = {"p1": 0.0, "p2": 0.5, "only_base": 1.0}
+    other = {"p1": 0.25, "p2": 0.75, "only_other": 0.0}
+    d = _metrics.paired_difference(base, other)
+    assert d is not None and d["problems"] == 2
+    assert d["difference"] == pytest.approx(0.25) and d["ci95"] == pytest.approx([0.25, 0.25])
+    assert _metrics.paired_difference({"x": 1.0}, {"y": 1.0}) is None
+    same = _metrics.paired_difference(base, base)
+    assert same is not None and same["difference"] == 0 and same["ci95"] == [0.0, 0.0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=20, max_size=80),
+       st.lists(st.booleans(), min_size=80, max_size=80))
+def test_paired_interval_holds_the_change(base_scores: list[float], lift: list[bool]) -> None:
+    base = {str(i): v for i, v in enumerate(base_scores)}
+    other = {k: min(1.0, v + 0.25 * lift[int(k)]) for k, v in base.items()}  # no problem gets worse
+    d = _metrics.paired_difference(base, other)
+    assert d is not None and d["problems"] == len(base)
+    lo, hi = d["ci95"]
+    assert 0 <= lo <= d["difference"] <= hi <= 0.25
+
+
+def test_paired_interval_is_much_tighter_than_the_runs_own() -> None:
+    import random
+
+    rng = random.Random(0)  # 500 problems of mixed difficulty; the second run solves a few more samples
+    base = {str(i): rng.choice([0.0, 0.125, 0.25, 0.5, 0.875]) for i in range(500)}
+    other = {k: min(1.0, v + 0.125 * (rng.random() < 0.3)) for k, v in base.items()}
+    d = _metrics.paired_difference(base, other)
+    assert d is not None
+    b_lo, b_hi = _metrics.bootstrap_ci(list(base.values()))
+    o_lo, _ = _metrics.bootstrap_ci(list(other.values()))
+    assert o_lo < b_hi  # the runs' own intervals overlap ...
+    assert d["ci95"][0] > 0  # ... while the paired interval excludes no change
+    assert d["ci95"][1] - d["ci95"][0] < (b_hi - b_lo) / 3

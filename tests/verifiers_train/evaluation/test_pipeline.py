@@ -236,6 +236,8 @@ def test_compare_writes_a_table_and_plot(full_run: Path, tiny_model: Path, tiny_
     assert main(["compare", str(full_run), str(greedy.run_dir), "--labels", "sampled,greedy", "--out", str(out)]) == 0
     md = (out / "compare.md").read_text()
     assert md.startswith("| metric | sampled | greedy |") and "pass@4" in md
+    paired = next(line for line in md.splitlines() if line.startswith("| accuracy change vs sampled"))
+    assert "(baseline)" in paired and " pts [" in paired and "problems" in paired
     assert (out / "compare.png").read_bytes()[:4] == b"\x89PNG"
     assert "greedy" in (out / "compare.html").read_text()
     assert "sampled" in capsys.readouterr().out
