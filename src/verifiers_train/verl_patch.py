@@ -35,9 +35,10 @@ REPLACEMENT = '''LOGPROB_CHUNK_NUMEL = 1 << 26  ''' + MARKER + '''
 
 def logprobs_from_logits_v2(logits: torch.FloatTensor, labels: torch.Tensor) -> torch.Tensor:
     """Log-probabilities of ``labels``, over chunks of rows of at most LOGPROB_CHUNK_NUMEL logits."""
-    step = max(1, LOGPROB_CHUNK_NUMEL // max(1, logits[0].numel()))
-    out = []
-    for start in range(0, logits.shape[0], step):
+    rows = logits.shape[0]
+    step = max(1, LOGPROB_CHUNK_NUMEL // max(1, logits.numel() // max(1, rows)))
+    out = [logits.new_empty((0, *logits.shape[1:-1]))]  # keeps torch.cat defined for zero rows
+    for start in range(0, rows, step):
         chunk, chunk_labels = logits[start : start + step], labels[start : start + step].unsqueeze(-1)
         if logits.dtype in [torch.float32, torch.float64]:
             picked = torch.gather(chunk, dim=-1, index=chunk_labels).squeeze(-1)
@@ -48,7 +49,6 @@ def logprobs_from_logits_v2(logits: torch.FloatTensor, labels: torch.Tensor) -> 
 
 
 '''
-
 
 
 def chunked_logprobs(chunk_numel: int | None = None) -> Callable[[Any, Any], Any]:
@@ -135,5 +135,9 @@ def _run(a: argparse.Namespace) -> int:
         patched = is_patched(path)
         print(f"{path}: {'patched' if patched else 'not patched'}")
         return 0 if patched else 1
-    print(f"{path}: {'patched now' if patch_file(path) else 'already patched'}")
+    try:
+        changed = patch_file(path)
+    except OSError as e:  # e.g. a read-only site-packages: say so, change nothing
+        raise ConfigError(f"cannot write {path}: {e.strerror or e}; run as the owner of that verl install") from e
+    print(f"{path}: {'patched now' if changed else 'already patched'}")
     return 0

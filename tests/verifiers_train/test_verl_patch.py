@@ -81,6 +81,27 @@ def test_chunked_equals_log_softmax_for_any_chunking(rows: int, vocab: int, chun
     assert torch.allclose(got.float(), want, atol=0.05 if bf16 else 1e-5)
 
 
+def test_zero_rows_give_an_empty_result() -> None:
+    for shape in ((0, 7), (0, 5, 7)):
+        got = verl_patch.chunked_logprobs()(torch.zeros(shape, dtype=torch.bfloat16),
+                                            torch.zeros(shape[:-1], dtype=torch.long))
+        assert got.shape == shape[:-1] and got.dtype == torch.bfloat16
+
+
+def test_unwritable_file_is_a_clear_error(verl_copy: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    before = verl_copy.read_text()
+
+    def read_only(self: Path, *args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "write_text", read_only)  # root ignores chmod, so simulate the refusal
+    assert train_main(["patch-verl", "--file", str(verl_copy)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Permission denied" in err
+    assert verl_copy.read_text() == before
+
+
 def test_unrecognised_source_is_refused() -> None:
     with pytest.raises(ConfigError, match="logprobs_from_logits_v2 not found"):
         verl_patch.patch_source("import torch\n\ndef something_else():\n    pass\n")
