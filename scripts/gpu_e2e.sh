@@ -4,7 +4,8 @@
 # built-in gsm8k scorer. Prints a short table at the end of each stage and writes results to $OUT.
 #
 # Run from the repo root on a GPU host where the offline bundle is unpacked (evals/gpu/README.md):
-#   bash scripts/gpu_e2e.sh STAGE...      stages: model base grpo ppo overhead table   (default: all)
+#   bash scripts/gpu_e2e.sh STAGE...      stages: model base grpo ppo overhead table pack unpack
+#                                         (default: model base grpo ppo overhead table)
 # Environment: W (work dir, default /root/e2e; stages share it), OUT (results, default $W/out),
 #   STEPS (RL steps, default 40), LR (RL learning rate, default 1e-4), PYTHON (default python3),
 #   RUN_EXTRA (more `verifiers-train run` flags), SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
@@ -12,6 +13,9 @@
 #   SAVE_FREQ (checkpoint every N RL steps, default STEPS), TRAIN_TIMEOUT (seconds; pause training there so a
 #   long run fits several 10-minute calls: running the stage again resumes from the last checkpoint),
 #   TRAIN_ONLY=1 (stop an RL stage after training; the next run of the stage skips to merge and evaluation).
+# Moving a run to another machine: stage pack writes the latest checkpoints to $OUT as PART_SIZE parts (15M); the
+#   new machine `PARTS="dir..." bash scripts/gpu_e2e.sh unpack` restores them (the parts may be spread over
+#   several folders, e.g. one per bundle call), and the RL stage resumes from there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${W:-/root/e2e}; OUT=${OUT:-$W/out}; STEPS=${STEPS:-40}; RL_LR=${LR:-1e-4}; PY=${PYTHON:-python3}
@@ -98,6 +102,30 @@ stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k s
   $PY evals/gpu/step_times.py --ours "${ours[@]}" --verl "${verl[@]}" | tee "$OUT/overhead.md"
   tar czf "$OUT/overhead_runs.tar.gz" -C "$W" $(cd "$W" && ls -d ovh_*_*/verl_metrics.jsonl ovh_*_*/reward_times.tsv \
       ovh_*_*/command.sh 2>/dev/null) || true
+}
+
+stage_pack() {  # the latest checkpoint + run files of $W/grpo and $W/ppo, as PART_SIZE parts in $OUT (machines
+  # go back after 30 minutes held and lose their disk; carry the parts to the next one, then stage unpack)
+  local algo step
+  for algo in grpo ppo; do
+    step=$(cat "$W/$algo/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null) || continue
+    (cd "$W" && tar cf - "$algo/checkpoints/global_step_$step" "$algo/checkpoints/latest_checkpointed_iteration.txt" \
+        $(ls -d "$algo"/run_config.json "$algo"/command.sh "$algo"/metrics.jsonl "$algo"/verl_metrics*.jsonl 2>/dev/null)) \
+      | gzip -1 | split -b "${PART_SIZE:-15M}" - "$OUT/${algo}_step$step.tgz.part-"
+    log "packed $algo at step $step: $(ls "$OUT/${algo}_step$step.tgz.part-"* | wc -l) part(s)"
+  done
+}
+
+stage_unpack() {  # PARTS="dir ..." holding the *.tgz.part-* files of stage pack (in any of those folders)
+  local name names
+  [ -n "${PARTS:-}" ] || { echo "gpu_e2e unpack: set PARTS to the folders holding the parts" >&2; return 1; }
+  names=$(for d in $PARTS; do ls "$d"; done | sed -n 's/\.part-[a-z]*$//p' | sort -u)
+  [ -n "$names" ] || { echo "gpu_e2e unpack: no *.part-* files in $PARTS" >&2; return 1; }
+  for name in $names; do
+    cat $(for d in $PARTS; do for f in "$d/$name".part-*; do [ -f "$f" ] && echo "$(basename "$f") $f"; done; done \
+          | sort | cut -d' ' -f2) | tar xzf - -C "$W"
+    log "unpacked $name into $W"
+  done
 }
 
 stage_table() {
