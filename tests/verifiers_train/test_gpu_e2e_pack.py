@@ -12,7 +12,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gpu_e2e.sh"
 
 def _stage(stage: str, work: Path, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
     # PYTHON=false: these stages are shell only (the script's verl patch step just logs that it could not run)
-    return subprocess.run(["bash", str(SCRIPT), stage], capture_output=True, text=True, timeout=120,
+    return subprocess.run(["bash", str(SCRIPT), stage], check=False, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "W": str(work), "OUT": str(out), "PYTHON": "false", **env})
 
 
