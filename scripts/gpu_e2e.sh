@@ -44,10 +44,17 @@ stage_model() {  # tiny model (SFT on arith to partial accuracy) and verl data; 
 
 stage_base() {  # base-model evaluation with vLLM, and raw vLLM on the same prompts (overhead)
   local t0; t0=$(date +%s)
-  $EVAL checkpoint "$W/tiny" "${EVAL_ARGS[@]}" --out "$W/eval_base" 2>&1 | grep -vE "^(INFO|WARNING|\(EngineCore)" | tail -5
-  log "base eval wall $(( $(date +%s) - t0 )) s"
-  [ -n "${SKIP_RAW:-}" ] || $PY evals/eval_pipeline/bench_overhead.py "$W/tiny" --dataset arith --backend vllm --n 8 --temperature 1.0 \
-      --max-tokens 96 --limit 500 --repeats 2 --out "$OUT" 2>&1 | grep -E "^\||^\{" || true
+  if [ -f "$W/eval_base/metrics.json" ]; then
+    log "base already evaluated ($W/eval_base)"
+  else
+    $EVAL checkpoint "$W/tiny" "${EVAL_ARGS[@]}" --out "$W/eval_base" 2>&1 | grep -vE "^(INFO|WARNING|\(EngineCore)" | tail -5
+    log "base eval wall $(( $(date +%s) - t0 )) s"
+  fi
+  if [ -z "${SKIP_RAW:-}" ]; then
+    $PY evals/eval_pipeline/bench_overhead.py "$W/tiny" --dataset arith --backend vllm --n 8 --temperature 1.0 \
+        --max-tokens 96 --limit 500 --repeats 2 --out "$OUT" > "$OUT/bench_overhead.log" 2>&1 \
+      && grep -E "^\||^\{" "$OUT/bench_overhead.log" || log "raw-vLLM overhead benchmark failed: see $OUT/bench_overhead.log"
+  fi
   cp "$W/eval_base/metrics.json" "$OUT/eval_base_metrics.json"
 }
 
@@ -60,7 +67,8 @@ rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluat
         "${RUN_ARGS[@]}" >> "$W/$algo.console.log" 2>&1 || rc=$?
     grep -E "step:|val-core|Error|error" "$W/$algo.console.log" | tail -300 > "$OUT/$algo.log.txt" || true
     cp "$run/metrics.jsonl" "$OUT/${algo}_metrics.jsonl" 2>/dev/null || true  # every launch, appended
-    if [ $rc = 124 ] || [ $rc = 130 ] || [ $rc = 137 ]; then
+    # `timeout` exits 124 when it stopped training (137 if it had to kill it); anything else non-zero failed
+    if [ "${TRAIN_TIMEOUT:-0}" != 0 ] && { [ $rc = 124 ] || [ $rc = 137 ]; }; then
       ray stop --force > /dev/null 2>&1 || true
       log "$algo paused after $(( $(date +%s) - t0 )) s at checkpoint" \
           "$(cat "$run/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null || echo none); run the stage again to resume"
@@ -72,6 +80,7 @@ rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluat
   [ -z "${TRAIN_ONLY:-}" ] || return 0
   $TRAIN report "$run" --out "$run/report" | tail -15 || true
   $TRAIN merge "$run" --out "$W/${algo}_hf" | tail -2
+  rm -rf "$W/eval_$algo" "$W/compare_$algo"   # a new merge: evaluate it afresh (eval refuses a used folder)
   $EVAL checkpoint "$W/${algo}_hf" "${EVAL_ARGS[@]}" --out "$W/eval_$algo" 2>&1 | grep -vE "^(INFO|WARNING|\(EngineCore)" | tail -3
   [ ! -d "$W/eval_base" ] || $EVAL compare "$W/eval_base" "$W/eval_$algo" --labels "base,$algo" --out "$W/compare_$algo" | tail -8
   # what comes back: one tarball of the run's small files, plus the curves
@@ -104,9 +113,15 @@ stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k s
       ovh_*_*/command.sh 2>/dev/null) || true
 }
 
-stage_pack() {  # the latest checkpoint + run files of $W/grpo and $W/ppo, as PART_SIZE parts in $OUT (machines
-  # go back after 30 minutes held and lose their disk; carry the parts to the next one, then stage unpack)
-  local algo step
+stage_pack() {  # tiny model, data, and the latest checkpoint + run files of $W/grpo and $W/ppo, as PART_SIZE
+  # parts in $OUT (machines go back after 30 minutes held and lose their disk; carry the parts to the next one,
+  # then stage unpack there)
+  local algo step f base=()
+  for f in tiny data data_verl; do [ -d "$W/$f" ] && base+=("$f"); done   # the model and data the runs need
+  if [ ${#base[@]} -gt 0 ]; then
+    (cd "$W" && tar cf - "${base[@]}") | gzip -1 | split -b "${PART_SIZE:-15M}" - "$OUT/base.tgz.part-"
+    log "packed ${base[*]}"
+  fi
   for algo in grpo ppo; do
     step=$(cat "$W/$algo/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null) || continue
     (cd "$W" && tar cf - "$algo/checkpoints/global_step_$step" "$algo/checkpoints/latest_checkpointed_iteration.txt" \
@@ -123,7 +138,7 @@ stage_unpack() {  # PARTS="dir ..." holding the *.tgz.part-* files of stage pack
   [ -n "$names" ] || { echo "gpu_e2e unpack: no *.part-* files in $PARTS" >&2; return 1; }
   for name in $names; do
     cat $(for d in $PARTS; do for f in "$d/$name".part-*; do [ -f "$f" ] && echo "$(basename "$f") $f"; done; done \
-          | sort | cut -d' ' -f2) | tar xzf - -C "$W"
+          | sort -u -k1,1 | cut -d' ' -f2) | tar xzf - -C "$W"   # a part carried twice is read once
     log "unpacked $name into $W"
   done
 }

@@ -5,7 +5,9 @@ cd "$(dirname "$0")/.."
 # The code sandbox needs bubblewrap (Debian/Ubuntu package `bubblewrap`); install it when we can.
 if ! command -v bwrap >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null
+    { DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; } \
+      || echo "warning: could not install bubblewrap with apt-get; verifiers.sandbox needs it" >&2
   else
     echo "warning: bubblewrap (bwrap) not found; install it (apt-get install bubblewrap) for verifiers.sandbox" >&2
   fi

@@ -1,24 +1,29 @@
-"""Summary of a `scripts/gpu_e2e.sh` work dir: base vs GRPO vs PPO accuracy, and validation curves.
+"""Summary of a `scripts/gpu_e2e.sh` work dir: base vs GRPO vs PPO evaluations, and validation curves.
 
-    python evals/gpu/summary.py WORK_DIR [--png OUT.png]    # prints a Markdown table, plots the curves
+    python evals/gpu/summary.py WORK_DIR [--png OUT.png]    # prints a short Markdown table, plots the curves
+
+The table is the headline rows of `verifiers-eval compare` over the evaluations present (the paired accuracy
+change is against the base model); the curves use the same validation metric as `verifiers-train report`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import tempfile
 from pathlib import Path
 
+from verifiers_train.evaluation import write_compare
 from verifiers_train.metrics import read_run_metrics
+from verifiers_train.report import series, validation_key
+
+HEADLINE = ("accuracy (mean pass@1)", "accuracy change vs", "pass@8", "maj@8", "generated tokens/s")
 
 
 def _val_curve(run: Path) -> tuple[str, list[tuple[int, float]]]:
-    """(metric name, [(step, value)]) of the run's validation accuracy (``val-core/*acc*`` first)."""
+    """(metric name, [(step, value)]) of the run's validation accuracy."""
     rows, _ = read_run_metrics(run)
-    keys = sorted({k for r in rows for k in r if k.startswith("val") and ("acc" in k or "score" in k)})
-    preferred = [k for k in keys if k.startswith("val-core") and "acc" in k] + [k for k in keys if "acc" in k]
-    key = next(iter(preferred), keys[0] if keys else "")
-    return key, [(int(r["step"]), float(r[key])) for r in rows if key in r]
+    key = validation_key(rows)
+    return (key, list(zip(*series(rows, key), strict=True))) if key else ("", [])
 
 
 def main() -> None:
@@ -27,14 +32,14 @@ def main() -> None:
     ap.add_argument("--png", default=None)
     args = ap.parse_args()
     w = Path(args.work)
-    print("| model | accuracy (95% CI) | pass@8 | maj@8 | tok/s |\n|---|---|---:|---:|---:|")
-    for name in ("base", "grpo", "ppo"):
-        f = w / f"eval_{name}" / "metrics.json"
-        if f.is_file():
-            m = json.loads(f.read_text())
-            lo, hi = m["accuracy_ci95"]
-            print(f"| {name} | {m['accuracy']:.4f} [{lo:.4f}, {hi:.4f}] | {m['pass_at_k'].get('8', float('nan')):.4f} "
-                  f"| {m['maj_at_k'].get('8', float('nan')):.4f} | {m['throughput']['tokens_per_s']:,.0f} |")
+    names = [n for n in ("base", "grpo", "ppo") if (w / f"eval_{n}" / "metrics.json").is_file()]
+    if names:
+        with tempfile.TemporaryDirectory() as out:
+            header, rows = write_compare([w / f"eval_{n}" for n in names], out, names)
+        print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+        for row in rows:
+            if row[0].startswith(HEADLINE):
+                print("| " + " | ".join(row) + " |")
     curves = {algo: _val_curve(w / algo) for algo in ("grpo", "ppo")}
     for algo, (key, pts) in curves.items():
         if pts:

@@ -119,8 +119,9 @@ def read_metrics(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def _earlier_parts(run_dir: Path) -> list[tuple[int, Path]]:
     """``(1, verl_metrics.1.jsonl)``, ``(2, verl_metrics.2.jsonl)``, ... in launch order."""
-    return sorted((int(m.group(1)), f) for f in run_dir.glob("verl_metrics.*.jsonl")
-                  if (m := re.fullmatch(r"verl_metrics\.(\d+)\.jsonl", f.name)))
+    stem, ext = VERL_METRICS.split(".", 1)
+    return sorted((int(m.group(1)), f) for f in run_dir.glob(f"{stem}.*.{ext}")
+                  if (m := re.fullmatch(rf"{re.escape(stem)}\.(\d+)\.{re.escape(ext)}", f.name)))
 
 
 def keep_earlier_metrics(run_dir: str | os.PathLike[str]) -> Path | None:
@@ -135,7 +136,8 @@ def keep_earlier_metrics(run_dir: str | os.PathLike[str]) -> Path | None:
         return None
     parts = _earlier_parts(root)
     k = parts[-1][0] + 1 if parts else 1
-    return current.rename(root / f"verl_metrics.{k}.jsonl")
+    stem, ext = VERL_METRICS.split(".", 1)
+    return current.rename(root / f"{stem}.{k}.{ext}")
 
 
 def read_run_metrics(run_dir: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[Path]]:

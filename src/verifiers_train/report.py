@@ -32,7 +32,7 @@ from typing import Any
 from verifiers.errors import DataError
 from verifiers_train.metrics import CONSOLE_METRICS, read_metrics, read_run_metrics
 
-__all__ = ["Flag", "Report", "build_report", "check_flags", "series"]
+__all__ = ["Flag", "Report", "build_report", "check_flags", "series", "validation_key"]
 
 # Warning thresholds (named so a reader can tune them; values follow common PPO/GRPO practice).
 KL_LIMIT = 1.0  # nats/token: far beyond the ~0.001-0.1 of a healthy KL-regularized run
@@ -99,6 +99,11 @@ def _first_key(rows: list[dict[str, Any]], patterns: tuple[str, ...]) -> str | N
     return None
 
 
+def validation_key(rows: list[dict[str, Any]]) -> str | None:
+    """The validation-accuracy metric of a run (``val-core/<source>/acc/mean@N``, else its reward)."""
+    return _first_key(rows, (r"^val-core/.+/acc/mean@\d+$", r"^val-core/.+/reward/mean@\d+$"))
+
+
 def _thirds(ys: list[float]) -> tuple[float, float]:
     k = max(1, len(ys) // 3)
     return statistics.fmean(ys[:k]), statistics.fmean(ys[-k:])
@@ -157,7 +162,7 @@ def check_flags(rows: list[dict[str, Any]]) -> list[Flag]:
     else:
         flags.append(Flag("entropy", "ok", f"actor/entropy {ent[0]:.3g} -> {ent[-1]:.3g}"))
 
-    acc_key = _first_key(rows, (r"^val-core/.+/acc/mean@\d+$", r"^val-core/.+/reward/mean@\d+$"))
+    acc_key = validation_key(rows)
     acc = _finite(series(rows, acc_key)[1]) if acc_key else []
     length = _finite(series(rows, "response_length/mean")[1])
     reward = _finite(series(rows, "critic/score/mean")[1])

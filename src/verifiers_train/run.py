@@ -35,7 +35,7 @@ from typing import Any
 
 from verifiers.datasets import DATASETS
 from verifiers.errors import ConfigError, DataError
-from verifiers_train.metrics import MetricsWriter, keep_earlier_metrics
+from verifiers_train.metrics import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
 from verifiers_train.options import ALGOS, RunOptions, resolve
 from verifiers_train.prepare import prepare, read_meta
 from verifiers_train.verl_patch import needs_patch
@@ -76,7 +76,7 @@ class RunPlan:
 
     def env(self) -> dict[str, str]:
         """Environment variables the run needs on top of the caller's."""
-        return {"VERL_FILE_LOGGER_PATH": str(self.run_dir / "verl_metrics.jsonl"), "PYTHONUNBUFFERED": "1"}
+        return {"VERL_FILE_LOGGER_PATH": str(self.run_dir / VERL_METRICS), "PYTHONUNBUFFERED": "1"}
 
     def to_json(self) -> dict[str, Any]:
         """Plain-JSON description, as saved in ``run_config.json``."""
@@ -321,7 +321,7 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
         # verl's file logger reads this variable in the TaskRunner actor; through Ray's runtime_env it
         # reaches that actor on whichever node of an existing cluster it lands.
         out.append("+ray_kwargs.ray_init.runtime_env.env_vars.VERL_FILE_LOGGER_PATH="
-                   + hydra_value(str(run_dir / "verl_metrics.jsonl")))
+                   + hydra_value(str(run_dir / VERL_METRICS)))
     return out
 
 
@@ -395,14 +395,14 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
     p.save()
     if needs_patch():
         echo("warning: verl will compute log-probs one token at a time (no flash-attn, verl unpatched); "
-             "`verifiers-train patch-verl` makes that chunked, with the same values (evals/gpu/README.md, R3)")
+             "`verifiers-train patch-verl` makes that chunked, with the same values (README, patch-verl)")
     kept = keep_earlier_metrics(p.run_dir)  # verl's file logger would truncate it on resume
     if kept:
         echo(f"resuming: earlier metrics kept as {kept.name}")
     env = {**os.environ, **p.env()}
     log_path = p.run_dir / "train.log"
     echo(f"run dir {p.run_dir}; log {log_path}")
-    with open(log_path, "a", encoding="utf-8") as log, MetricsWriter(p.run_dir / "metrics.jsonl") as metrics:
+    with open(log_path, "a", encoding="utf-8") as log, MetricsWriter(p.run_dir / CONSOLE_METRICS) as metrics:
         proc = subprocess.Popen(p.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                 bufsize=1, errors="replace")
         assert proc.stdout is not None

@@ -26,11 +26,14 @@ def test_pack_then_unpack_from_scattered_parts_restores_the_latest_checkpoint(tm
     (run / "checkpoints" / "latest_checkpointed_iteration.txt").write_text("20")
     for name in ("run_config.json", "command.sh", "verl_metrics.1.jsonl", "verl_metrics.jsonl"):
         (run / name).write_text(name)
+    (tmp_path / "w" / "tiny").mkdir()  # the base model the run resumes from travels too (no data_verl here)
+    (tmp_path / "w" / "tiny" / "model.safetensors").write_bytes(b"weights")
 
     packed = _stage("pack", tmp_path / "w", tmp_path / "out", PART_SIZE="100K")
     assert packed.returncode == 0, packed.stderr
     parts = sorted((tmp_path / "out").glob("grpo_step20.tgz.part-*"))
     assert len(parts) >= 3 and all(p.stat().st_size <= 100 * 1024 for p in parts)
+    parts += sorted((tmp_path / "out").glob("base.tgz.part-*"))
     assert not list((tmp_path / "out").glob("ppo_*"))  # no PPO run, nothing packed for it
 
     carried = [tmp_path / f"call{i}" for i in range(3)]  # parts arrive with different calls, out of order
@@ -38,6 +41,7 @@ def test_pack_then_unpack_from_scattered_parts_restores_the_latest_checkpoint(tm
         dest = carried[(2 - i) % 3]
         dest.mkdir(exist_ok=True)
         shutil.copy(part, dest)
+    shutil.copy(parts[0], carried[1])  # one part carried twice
     restored = _stage("unpack", tmp_path / "w2", tmp_path / "out2", PARTS=" ".join(str(d) for d in carried))
     assert restored.returncode == 0, restored.stderr
     new = tmp_path / "w2" / "grpo"
@@ -45,6 +49,7 @@ def test_pack_then_unpack_from_scattered_parts_restores_the_latest_checkpoint(tm
     assert (new / "checkpoints" / "latest_checkpointed_iteration.txt").read_text() == "20"
     assert (new / "verl_metrics.1.jsonl").read_text() == "verl_metrics.1.jsonl"
     assert not (new / "checkpoints" / "global_step_10").exists()  # only the latest step travels
+    assert (tmp_path / "w2" / "tiny" / "model.safetensors").read_bytes() == b"weights"
 
 
 def test_unpack_without_parts_says_what_to_set(tmp_path: Path) -> None:
