@@ -11,7 +11,7 @@ Presets (weights over parts in [0, 1]; see ``verifiers._format_parts`` for what 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
@@ -44,14 +44,47 @@ KNOWN_PARTS = ("correctness", "reasoning", "marker", "numeric_only", "thinking",
                "no_trailing", "answer_format")
 
 
+def resolve_weights(weights: Any, preset: str, presets: Mapping[str, Mapping[str, float]],
+                    known_parts: Sequence[str]) -> tuple[tuple[str, float], ...]:
+    """Effective reward weights: ``weights`` if given (checked against ``known_parts``), else the preset's.
+
+    Raises:
+        ConfigError: unknown preset or part, or weights that are not part names mapped to numbers.
+    """
+    if preset not in presets:
+        raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(presets)}")
+    if weights is None:
+        return tuple(presets[preset].items())
+    try:
+        items = weights.items() if isinstance(weights, Mapping) else weights
+        resolved = tuple((str(k), float(v)) for k, v in items)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"weights must map part names to numbers, got {weights!r}") from e
+    bad = [k for k, _ in resolved if k not in known_parts]
+    if bad:
+        raise ConfigError(f"unknown reward part(s) {bad}; known parts: {', '.join(known_parts)}")
+    return resolved
+
+
+def check_budgets(timeout: Any, max_chars: Any) -> None:
+    """Raise `ConfigError` unless ``timeout`` is in (0, MAX_TIMEOUT] seconds and ``max_chars`` >= 16."""
+    try:
+        seconds, chars = float(timeout), int(max_chars)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"timeout and max_chars must be numbers, got {timeout!r} and {max_chars!r}") from e
+    if not (0 < seconds <= MAX_TIMEOUT):
+        raise ConfigError(f"timeout must be in (0, {MAX_TIMEOUT}] seconds, got {timeout!r}")
+    if chars < 16:
+        raise ConfigError(f"max_chars must be at least 16, got {max_chars!r}")
+
+
 def check_config(cfg: Any, task: str) -> tuple[tuple[str, float], ...]:
     """Validate a scorer config and return its effective weights (preset, or ``cfg.weights`` if given).
 
     Raises:
         ConfigError: unknown preset/marker/mode/part, or a non-positive timeout or size budget.
     """
-    if cfg.preset not in PRESETS[task]:
-        raise ConfigError(f"unknown preset {cfg.preset!r}; choose one of {', '.join(PRESET_NAMES)}")
+    weights = resolve_weights(cfg.weights, cfg.preset, PRESETS[task], KNOWN_PARTS)
     if cfg.mode not in ("flexible", "strict"):
         raise ConfigError(f"mode must be 'flexible' or 'strict', got {cfg.mode!r}")
     if not cfg.markers:
@@ -59,22 +92,9 @@ def check_config(cfg: Any, task: str) -> tuple[tuple[str, float], ...]:
     unknown = [m for m in cfg.markers if m not in MARKERS]
     if unknown:
         raise ConfigError(f"unknown answer marker(s) {unknown}; known markers: {', '.join(MARKERS)}")
-    if not (0 < float(cfg.timeout) <= MAX_TIMEOUT):
-        raise ConfigError(f"timeout must be in (0, {MAX_TIMEOUT}] seconds, got {cfg.timeout!r}")
-    if int(cfg.max_chars) < 16:
-        raise ConfigError(f"max_chars must be at least 16, got {cfg.max_chars!r}")
+    check_budgets(cfg.timeout, cfg.max_chars)
     if not (0 <= float(cfg.rel_tol) < 1):
         raise ConfigError(f"rel_tol must be in [0, 1), got {cfg.rel_tol!r}")
-    if cfg.weights is None:
-        return tuple(PRESETS[task][cfg.preset].items())
-    items = cfg.weights.items() if isinstance(cfg.weights, Mapping) else cfg.weights
-    try:
-        weights = tuple((str(k), float(v)) for k, v in items)
-    except (TypeError, ValueError) as e:
-        raise ConfigError(f"weights must map part names to numbers, got {cfg.weights!r}") from e
-    bad = [k for k, _ in weights if k not in KNOWN_PARTS]
-    if bad:
-        raise ConfigError(f"unknown reward part(s) {bad}; known parts: {', '.join(KNOWN_PARTS)}")
     return weights
 
 

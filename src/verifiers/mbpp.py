@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
+from verifiers._config import DEFAULT_MAX_CHARS, check_budgets, resolve_weights
 from verifiers._rewards import Tags, block, combine, has_block
 from verifiers._score import Score, Status
 from verifiers.errors import ConfigError, SandboxError
@@ -43,8 +44,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType({
 })
 PARTS = ("all_passed", "correctness", "syntax", "format", "thinking")
 SOURCES = ("tags", "fenced", "plain")
-DEFAULT_MAX_CHARS = 100_000
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_FENCE_LANG = re.compile(r"[ \t]*([A-Za-z0-9_+-]*)")
 _PY_LANGS = {"python", "py", "python3", "py3"}
 _STATUS_MAP: dict[str, Status] = {
     "passed": "correct", "failed": "incorrect", "syntax_error": "incorrect", "runtime_error": "incorrect",
@@ -76,26 +76,15 @@ class Config:
     max_chars: int = DEFAULT_MAX_CHARS
 
     def __post_init__(self) -> None:
-        if self.preset not in PRESETS:
-            raise ConfigError(f"unknown preset {self.preset!r}; choose one of {', '.join(PRESETS)}")
         object.__setattr__(self, "sources", tuple(self.sources))
         bad = [s for s in self.sources if s not in SOURCES]
         if bad or not self.sources:
             raise ConfigError(f"sources must be a non-empty subset of {SOURCES}, got {self.sources!r}")
         if self.fence not in ("last", "all"):
             raise ConfigError(f"fence must be 'last' or 'all', got {self.fence!r}")
-        if not 0 < float(self.timeout) <= 600:
-            raise ConfigError(f"timeout must be in (0, 600] seconds, got {self.timeout!r}")
-        if int(self.max_chars) < 16:
-            raise ConfigError(f"max_chars must be at least 16, got {self.max_chars!r}")
-        if self.weights is None:
-            resolved = tuple(PRESETS[self.preset].items())
-        else:
-            items = self.weights.items() if isinstance(self.weights, Mapping) else self.weights
-            resolved = tuple((str(k), float(v)) for k, v in items)
-            unknown = [k for k, _ in resolved if k not in PARTS]
-            if unknown:
-                raise ConfigError(f"unknown reward part(s) {unknown}; known parts: {', '.join(PARTS)}")
+        check_budgets(self.timeout, self.max_chars)
+        resolved = resolve_weights(self.weights, self.preset, PRESETS, PARTS)
+        if self.weights is not None:  # keep the config hashable
             object.__setattr__(self, "weights", resolved)
         object.__setattr__(self, "_weights", resolved)
 
@@ -103,8 +92,28 @@ class Config:
 _DEFAULT = Config()
 
 
+def _fence_blocks(text: str) -> list[tuple[str, str]]:
+    """``(language, body)`` of each ```` ``` ```` block: the language is the word after the opening fence, the
+    rest of that line is ignored, and the body runs to the next fence (or the end: an unclosed last block).
+
+    One forward pass (a regex that retries at every fence of a long line without a newline is quadratic).
+    """
+    blocks, i = [], 0
+    while (start := text.find("```", i)) >= 0:
+        newline = text.find("\n", start + 3)
+        if newline < 0:  # no line break after this fence, nor after any later one: nothing opens
+            break
+        lang = _FENCE_LANG.match(text, start + 3, newline).group(1)  # type: ignore[union-attr]  # always matches
+        end = text.find("```", newline + 1)
+        blocks.append((lang.lower(), text[newline + 1:end if end >= 0 else len(text)]))
+        if end < 0:
+            break
+        i = end + 3
+    return blocks
+
+
 def _fenced(text: str, mode: str) -> str | None:
-    blocks = [(lang.lower(), body) for lang, body in _FENCE.findall(text)]
+    blocks = _fence_blocks(text)
     chosen = [b for lang, b in blocks if lang in _PY_LANGS] or [b for lang, b in blocks if not lang]
     chosen = [b.strip("\n") for b in chosen if b.strip()]
     if not chosen:
@@ -214,17 +223,23 @@ def score_batch(responses: Sequence[str], tests: Sequence[Sequence[str]], setup_
     cfg = config or _DEFAULT
     if len(tests) != len(responses) or (setup_codes is not None and len(setup_codes) != len(responses)):
         raise ConfigError("responses, tests and setup_codes must have the same length")
-    setups = list(setup_codes) if setup_codes is not None else [""] * len(responses)
+    setups = [s or "" for s in setup_codes] if setup_codes is not None else [""] * len(responses)
+    test_lists = [list(t) for t in tests]
+    # checked before any job is queued: a bad item fails the whole call, not half of it
+    if any(isinstance(t, str | bytes) for t in tests) or any(not isinstance(x, str) for t in test_lists for x in t):
+        raise ConfigError("tests must hold one list of assert strings per response (a bare string is not a list)")
+    if any(not isinstance(s, str) for s in setups):
+        raise ConfigError("setup_codes must be strings (or None)")
     found = [extract_code(str(r), cfg) for r in responses]
     runner = None
     futures: list[Future[ExecutionResult] | SandboxError | None] = []
-    for (code, _), t, s in zip(found, tests, setups):
+    for (code, _), t, s in zip(found, test_lists, setups, strict=True):
         if code is None:
             futures.append(None)
             continue
         runner = runner or pool or default_pool()
         try:
-            futures.append(runner.submit(code, list(t), s or "", cfg.timeout))
+            futures.append(runner.submit(code, t, s, cfg.timeout))
         except SandboxError as exc:  # the pool broke mid-run: an error verdict, not a crash
             futures.append(exc)
     out = []

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifiers import mbpp
 from verifiers._rewards import Tags
@@ -86,12 +88,48 @@ def test_grail_preset(pool: CodePool) -> None:
 
 def test_bad_config() -> None:
     for kw in ({"preset": "book"}, {"sources": ("html",)}, {"fence": "first"}, {"timeout": 0},
-               {"weights": {"style": 1.0}}):
+               {"weights": {"style": 1.0}}, {"weights": {"all_passed": "x"}}, {"weights": [("all_passed",)]},
+               {"timeout": "soon"}, {"max_chars": 3}):
         with pytest.raises(ConfigError):
             mbpp.Config(**kw)  # type: ignore[arg-type]
     with pytest.raises(ConfigError):
         mbpp.score_batch(["a"], [], config=None)
     assert hash(mbpp.Config(weights={"correctness": 1.0}))
+
+
+def test_bad_batch_items_fail_the_call_before_anything_runs() -> None:
+    code = "```python\ndef add(a, b):\n    return a + b\n```"
+
+    class NoPool:  # any submit would be a bug: the inputs are checked first
+        def submit(self, *a: object, **k: object) -> None:
+            raise AssertionError("submitted before the inputs were checked")
+
+    for tests, setups in ((["assert add(1, 2) == 3"], None),            # a bare string, not a list of asserts
+                          ([["assert add(1, 2) == 3"], [3]], None),     # a non-string assert
+                          ([["assert add(1, 2) == 3"]] * 2, ["", 7])):  # a non-string setup
+        n = len(tests)
+        with pytest.raises(ConfigError):
+            mbpp.score_batch([code] * n, tests, setups, pool=NoPool())  # type: ignore[arg-type]
+
+
+_FENCE_ALPHABET = ["```", "\n", "python", " ", "py", "x", "`", "\t", "-", "def f():", "```py extra\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FENCE_ALPHABET), max_size=30))
+def test_fence_scan_matches_the_markdown_fence_regex(pieces: list[str]) -> None:
+    # the one-pass scanner replaced this regex (quadratic on a long line of fences); same blocks
+    import re
+
+    regex = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+    text = "".join(pieces)
+    assert mbpp._fence_blocks(text) == [(lang.lower(), body) for lang, body in regex.findall(text)]
+
+
+def test_fence_floods_extract_nothing() -> None:
+    for text in ("```" * 33_333, "```" + "a" * 99_997):
+        assert mbpp.extract_code(text)[0] is None
+    assert mbpp.extract_code("pre ```py extra\nx = 1\n``` mid ```python\ny = 2\n```") == ("y = 2", "fenced")
 
 
 def test_score_batch_order(pool: CodePool) -> None:

@@ -126,7 +126,7 @@ def test_workers_are_unprivileged_distinct_and_see_a_minimal_tree(pool: CodePool
     code = ("import os, time, socket\ndef who():\n    time.sleep(0.3)\n    return os.getuid()\n"
             "def root():\n    return sorted(os.listdir('/'))\n"
             "def ifaces():\n    return sorted(n for _, n in socket.if_nameindex())\n")
-    with CodePool(workers=2, pipeline=1) as spread:  # one job per worker at a time: both workers get work
+    with CodePool(workers=2) as spread:  # a small batch is dealt over both workers, not piled on one
         rs = spread.map([(code, ["assert who() == -1"]) for _ in range(4)])
     uids = {_got(r) for r in rs}
     if os.geteuid() == 0:

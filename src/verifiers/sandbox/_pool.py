@@ -474,25 +474,33 @@ class CodePool:
         self._workers.clear()
 
     def _assign(self) -> None:
-        """Top up workers whose queue is at most half full, one pipe write per top-up."""
+        """Deal queued jobs one at a time to the least-loaded worker, then write each worker's share at once.
+
+        A worker takes jobs while it has fewer than ``pipeline``, but only starts a top-up when at most half
+        full (fewer, larger pipe writes); dealing one job at a time spreads a small batch over all workers.
+        """
         refill_at = self.pipeline // 2
+        touched: list[_Worker] = []
         while self._queue:
             if self._broken:
                 job = self._queue.popleft()
                 job.future.set_exception(SandboxError(self._broken))
                 continue
-            cands = [w for w in self._workers if not w.draining and len(w.inflight) <= refill_at]
+            cands = [w for w in self._workers if not w.draining and len(w.inflight) < self.pipeline
+                     and (len(w.inflight) <= refill_at or any(w is t for t in touched))]
             if not cands:
-                return
+                break
             w = min(cands, key=lambda x: len(x.inflight))
             if not w.inflight:
                 w.head_since = time.monotonic()
-            while self._queue and len(w.inflight) < self.pipeline:
-                job = self._queue.popleft()
-                if not job.frame:
-                    job.frame = self._request(job)
-                w.inflight.append(job)
-                w.out += job.frame
+            job = self._queue.popleft()
+            if not job.frame:
+                job.frame = self._request(job)
+            w.inflight.append(job)
+            w.out += job.frame
+            if not any(w is t for t in touched):
+                touched.append(w)
+        for w in touched:
             self._flush(w)
 
     def _request(self, job: _Job) -> bytes:

@@ -186,7 +186,7 @@ def _warm_up():
     exec(compile("import math\ndef f(x):\n    return [x, (x, 1.5), {x: 'a'}, {x}, b'x']\nclass A:\n    pass\n",
                  "<warm-up>", "exec"), g)
     for src in ("f(1)", "f(2)[1]", "sorted(set(f(3)[3]))"):
-        _dumps(["v", 0, _enc(eval(compile(src, "<test>", "eval"), g), 0, [1000])], separators=(",", ":"))
+        _encode(["v", 0, _enc(eval(compile(src, "<test>", "eval"), g), 0, [1000])])  # the children's encoder
 
 
 
@@ -409,22 +409,24 @@ def _read_out(fd, limit):
 
 
 # While a program runs the worker sleeps on its exit, not on its frames (one wake-up per program).
-# Every DRAIN_S it empties the pipe; once a program is seen to write that much, the worker also wakes
-# on its frames, so a program with more results than a pipe holds is not kept waiting.
+# Every DRAIN_S it empties the pipe; once one drain reads a full READ_BYTES (the program could fill the
+# pipe and block), the worker also wakes on its frames, until the program closes the pipe.
 DRAIN_S = 0.01
 
 
 def _drain(r, buf, limit):
-    """Append what the pipe holds to ``buf``; False once ``buf`` exceeds ``limit`` bytes."""
+    """Append what the pipe holds to ``buf``; return (``buf`` within ``limit`` bytes, no writer left)."""
     try:
         while len(buf) <= limit:
             chunk = os.read(r, READ_BYTES)
             buf += chunk
-            if len(chunk) < READ_BYTES:  # the pipe is empty now (b"": no writer left)
+            if not chunk:  # every write end is closed: the pipe reads as "ready" forever now
+                return len(buf) <= limit, True
+            if len(chunk) < READ_BYTES:  # the pipe is empty now
                 break
     except BlockingIOError:
         pass
-    return len(buf) <= limit
+    return len(buf) <= limit, False
 
 
 def _saw_done(buf):
@@ -485,11 +487,14 @@ def _run(req):
             timed_out = True
             break
         seen = len(buf)
-        if not _drain(r, buf, max_blob):
+        within, closed = _drain(r, buf, max_blob)
+        if not within:
             overflow = True
             break
-        if len(buf) > seen:
-            fds = [pidfd, r]  # a chatty program: take its frames as they come
+        if closed:
+            fds = [pidfd]  # no more frames can come; waking on the closed pipe would spin
+        elif len(buf) - seen >= READ_BYTES:
+            fds = [pidfd, r]  # a pipe-filling program: take its frames as they come
         if pidfd is not None:
             exited = pidfd in select.select(fds, [], [], min(remaining, DRAIN_S))[0]
         else:  # no pidfd: poll, without reaping (the pid must stay ours until the kills below)
@@ -512,7 +517,7 @@ def _run(req):
     except ChildProcessError:
         st = 0
     if not overflow:
-        overflow = not _drain(r, buf, max_blob)  # what was written before the exit or the kill
+        overflow = not _drain(r, buf, max_blob)[0]  # what was written before the exit or the kill
     done = _saw_done(buf)
     if pidfd is not None:
         os.close(pidfd)
