@@ -35,6 +35,7 @@ from typing import Any
 
 from verifiers.datasets import DATASETS
 from verifiers.errors import ConfigError, DataError
+from verifiers_train.failures import FailureDetector
 from verifiers_train.metrics import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
 from verifiers_train.options import ALGOS, RunOptions, resolve
 from verifiers_train.prepare import prepare, read_meta
@@ -402,6 +403,7 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
     env = {**os.environ, **p.env()}
     log_path = p.run_dir / "train.log"
     echo(f"run dir {p.run_dir}; log {log_path}")
+    failures = FailureDetector()
     with open(log_path, "a", encoding="utf-8") as log, MetricsWriter(p.run_dir / CONSOLE_METRICS) as metrics:
         proc = subprocess.Popen(p.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                 bufsize=1, errors="replace")
@@ -411,12 +413,16 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
                 log.write(line)
                 sys.stdout.write(line)
                 metrics.feed(line)
+                failures.feed(line)
             code = proc.wait()
         except KeyboardInterrupt:
             proc.terminate()
             log.write("\n[verifiers-train] interrupted; verl terminated\n")
             code = proc.wait()
     _final_report(p, code, echo)
+    if code != 0:
+        for failure in failures.found:
+            echo(failure.message())
     return code
 
 

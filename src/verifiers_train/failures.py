@@ -1,0 +1,78 @@
+"""Known ways a verl run dies, recognised in its log, each with its cause and fix.
+
+verl's real error is often hundreds of lines above the traceback the user sees last (Ray re-raises it
+through every actor). `verifiers-train run` feeds each log line to a `FailureDetector` and, when verl exits
+non-zero, prints one line per known failure it saw. Every entry here was met on a real run or is quoted
+from the library that raises it; `tests/verifiers_train/test_failures.py` holds a sample line of each.
+
+    >>> detector = FailureDetector()
+    >>> detector.feed("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    >>> [f.name for f in detector.found]
+    ['cuda_oom']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["KNOWN_FAILURES", "FailureDetector", "KnownFailure"]
+
+
+@dataclass(frozen=True)
+class KnownFailure:
+    """A log signature of a known failure, what it means and what to do."""
+
+    name: str
+    pattern: re.Pattern[str]
+    cause: str
+    fix: str
+
+    def message(self) -> str:
+        """One line for the user: cause, then fix."""
+        return f"known failure ({self.name}): {self.cause}; fix: {self.fix}"
+
+
+KNOWN_FAILURES: tuple[KnownFailure, ...] = (
+    KnownFailure(
+        "vllm_shared_gpu", re.compile(r"Error in memory profiling"),
+        "another process on the GPU freed memory while vLLM was starting (for example a second verl run, whose "
+        "vLLM frees and retakes its memory every step)",
+        "run one verl job per GPU (CUDA_VISIBLE_DEVICES), or start it while the GPU is otherwise idle"),
+    KnownFailure(
+        "cuda_oom", re.compile(r"CUDA out of memory|OutOfMemoryError"),
+        "the GPU ran out of memory",
+        "lower --micro-batch-size / --log-prob-micro-batch-size, or --gpu-memory-utilization (vLLM's share), "
+        "or use --dynamic-bsz, --param-offload, --optimizer-offload"),
+    KnownFailure(
+        "no_flash_attn", re.compile(r"FlashAttention\d? has been toggled on, but it cannot be used|"
+                                    r"No module named 'flash_attn'"),
+        "the model asks for flash-attn, which is not installed",
+        "--attn-implementation sdpa --no-remove-padding (the tiny preset does this), or install flash-attn"),
+    KnownFailure(
+        "critic_value_head", re.compile(r"is not a value head model"),
+        "verl 0.9.1 loads the PPO critic with flash_attention_2 hard-coded (verl/utils/model.py, "
+        "load_valuehead_model) and falls back to trl's value head, which fails without flash-attn",
+        "install flash-attn, or make load_valuehead_model use the configured attn_implementation "
+        "(the GPU bundle's patch_verl.sh does)"),
+    KnownFailure(
+        "too_few_gpus", re.compile(r"Total available GPUs \d+ is less than total desired GPUs"),
+        "--gpus x --nodes asks for more GPUs than Ray sees",
+        "lower --gpus/--nodes, or check CUDA_VISIBLE_DEVICES and `ray status`"),
+)
+
+
+class FailureDetector:
+    """Collects the known failures whose signature appears in the lines fed to it (each one once)."""
+
+    def __init__(self, known: tuple[KnownFailure, ...] = KNOWN_FAILURES) -> None:
+        self._pending = list(known)
+        self.found: list[KnownFailure] = []
+
+    def feed(self, line: str) -> None:
+        """Check one log line."""
+        for failure in self._pending:
+            if failure.pattern.search(line):
+                self.found.append(failure)
+                self._pending.remove(failure)
+                return
