@@ -8,7 +8,8 @@
 #                                         (default: model base grpo ppo overhead table)
 # Environment: W (work dir, default /root/e2e; stages share it), OUT (results, default $W/out),
 #   STEPS (RL steps, default 40), LR (RL learning rate, default 1e-4), PYTHON (default python3),
-#   RUN_EXTRA (more `verifiers-train run` flags), SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
+#   RUN_EXTRA (more `verifiers-train run` flags), EVAL_EXTRA (more `verifiers-eval checkpoint` flags),
+#   SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
 #   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl),
 #   SAVE_FREQ (checkpoint every N RL steps, default STEPS), TRAIN_TIMEOUT (seconds; pause training there so a
 #   long run fits several 10-minute calls: running the stage again resumes from the last checkpoint),
@@ -25,7 +26,7 @@ mkdir -p "$W" "$OUT"
 # absolute path: Ray workers start in other directories
 export PYTHONPATH=$PWD/src${PYTHONPATH:+:$PYTHONPATH}
 TRAIN="$PY -m verifiers_train.cli"; EVAL="$PY -m verifiers_train.evaluation.cli"
-EVAL_ARGS=(--dataset arith --backend vllm --n 8 --temperature 1.0 --max-tokens 96 --limit 500 --quiet)
+EVAL_ARGS=(--dataset arith --backend vllm --n 8 --temperature 1.0 --max-tokens 96 --limit 500 --quiet ${EVAL_EXTRA:-})
 RUN_ARGS=(--rollouts 8 --dataset arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "${SAVE_FREQ:-$STEPS}"
           --test-freq 5 --lr "$RL_LR" --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-})
 log() { echo "[gpu_e2e $(date +%H:%M:%S)] $*"; }
