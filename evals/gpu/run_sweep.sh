@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The learning-rate / batch sweep of evals/gpu/README.md (R2.1): six grpo_lr_sweep.py runs side by side on one
+# The learning-rate / batch sweep of evals/gpu/README.md (R2.1): six rl_sweep.py runs side by side on one
 # GPU, each stopped after BUDGET seconds. Needs only torch + transformers (the bare GPU image), no bundle.
 #   OUT=results_dir bash evals/gpu/run_sweep.sh TINY_MODEL_DIR      (from the repo root)
 set -u
@@ -8,7 +8,7 @@ PY=/opt/torch/.venv/bin/python; [ -x $PY ] || PY=${PYTHON:-python3}
 export PYTHONPATH=$PWD/src${PYTHONPATH:+:$PYTHONPATH}
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader > "$OUT/gpu.txt"
 work=$(mktemp -d)
-run() { name=$1; shift; $PY evals/gpu/grpo_lr_sweep.py "$MODEL" --out "$work" --name "$name" --steps 200 \
+run() { name=$1; shift; $PY evals/gpu/rl_sweep.py "$MODEL" --out "$work" --name "$name" --steps 200 \
           --budget-s "$BUDGET" "$@" > "$work/$name.log" 2>&1; }
 run b32_lr1e-4 --lr 1e-4 --batch 32 --n 8 --mini 16 &
 run b128_lr1e-4 --lr 1e-4 --batch 128 --n 8 --mini 64 &

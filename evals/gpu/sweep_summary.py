@@ -1,4 +1,4 @@
-"""Table and curves of a `grpo_lr_sweep.py` run (one JSONL with every setting's lines).
+"""Table and curves of an `rl_sweep.py` run (one JSONL with every setting's lines).
 
     python evals/gpu/sweep_summary.py evals/gpu/h200_run2/grpo_sweep.jsonl --png evals/gpu/grpo_sweep.png
 """

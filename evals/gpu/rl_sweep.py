@@ -1,12 +1,18 @@
-"""Minimal GRPO loop (torch + transformers only) to pick learning rate and batch size for the tiny model.
+"""Minimal GRPO / PPO-GAE loop (torch + transformers only) to pick learning rates and batch size for the tiny model.
 
 verl's start-up costs ~2.5 minutes per run, so a hyper-parameter sweep through it does not fit a device
-session. This loop follows verl's GRPO defaults closely enough to rank settings: group-normalized
-advantages (std + 1e-6), PPO clip 0.2 over mini-batches, token-mean loss, low-variance KL loss (0.001)
-to the start model, AdamW (weight decay 0.01), grad-norm clip 1.0, temperature-1 sampling, greedy
-validation on the 500 arith test problems (what verl's ``val-core/arith/acc`` reports).
+session. This loop follows verl's defaults closely enough to rank settings: PPO clip 0.2 over mini-batches,
+token-mean loss, low-variance KL loss (0.001) to the start model, AdamW (weight decay 0.01), grad-norm clip
+1.0, temperature-1 sampling, greedy validation on the 500 arith test problems (what verl's
+``val-core/arith/acc`` reports). Advantages:
+- ``--algo grpo``: group-normalized rewards (std + 1e-6);
+- ``--algo gae``: verl's GAE with gamma = lambda = 1 and a critic (the same model with a one-output token
+  head, as verl loads it). The reward sits on the last response token, so A_t = R - V_t, whitened over the
+  batch's response tokens. The critic is updated first, on the same mini-batches, with verl's clipped value
+  loss (0.5 * max of the squared errors, clip 0.5).
 
-    python evals/gpu/grpo_lr_sweep.py MODEL --out DIR --name lr3e-4 --lr 3e-4 --batch 128 --n 8 --mini 64
+    python evals/gpu/rl_sweep.py MODEL --out DIR --name lr3e-4 --lr 3e-4 --batch 128 --n 8 --mini 64
+    python evals/gpu/rl_sweep.py MODEL --out DIR --name gae --algo gae --critic-lr 1e-4 --batch 128 --n 8
 
 Writes ``DIR/NAME.jsonl``: one line per step (mean reward, entropy, seconds) and a ``val`` line every
 ``--val-every`` steps. Needs no verl, vLLM or Ray: it runs on the bare GPU image.
@@ -22,7 +28,7 @@ from pathlib import Path
 
 import torch
 import torch.nn.functional as F
-from transformers import AutoModelForCausalLM, AutoTokenizer
+from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForTokenClassification, AutoTokenizer
 
 from verifiers import gsm8k
 from verifiers.datasets import load_problems
@@ -48,12 +54,27 @@ def _token_logp(model, ids: torch.Tensor, mask: torch.Tensor, start: int) -> tup
     return logp, entropy
 
 
+def _values(critic, ids: torch.Tensor, mask: torch.Tensor, start: int, resp_mask: torch.Tensor) -> torch.Tensor:
+    """V_t for each response token, from the prefix before it (verl: values[:, -len-1:-1]), 0 after the end."""
+    out = critic(input_ids=ids, attention_mask=mask, position_ids=_positions(mask)).logits[:, start - 1 : -1, 0]
+    return out.float() * resp_mask
+
+
+def _whiten(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """verl's masked_whiten: zero mean, unit variance (unbiased) over the masked entries."""
+    mean = (x * mask).sum() / mask.sum()
+    var = (((x - mean) ** 2) * mask).sum() / (mask.sum() - 1)
+    return (x - mean) * torch.rsqrt(var + 1e-8)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("model")
     ap.add_argument("--out", required=True)
     ap.add_argument("--name", required=True)
+    ap.add_argument("--algo", choices=("grpo", "gae"), default="grpo")
     ap.add_argument("--lr", type=float, default=1e-4)
+    ap.add_argument("--critic-lr", type=float, default=1e-4, help="gae only")
     ap.add_argument("--batch", type=int, default=32, help="prompts per step")
     ap.add_argument("--n", type=int, default=8, help="samples per prompt")
     ap.add_argument("--mini", type=int, default=16, help="prompts per optimizer update")
@@ -73,6 +94,12 @@ def main() -> None:
     model = AutoModelForCausalLM.from_pretrained(args.model).to(dev)
     ref = AutoModelForCausalLM.from_pretrained(args.model).to(dev).eval()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    critic = critic_opt = None
+    if args.algo == "gae":
+        # verl's critic: the model with a one-output token head and no dropout on it
+        config = AutoConfig.from_pretrained(args.model, num_labels=1, classifier_dropout=0.0)
+        critic = AutoModelForTokenClassification.from_pretrained(args.model, config=config).to(dev)
+        critic_opt = torch.optim.AdamW(critic.parameters(), lr=args.critic_lr, weight_decay=0.01)
     template = DEFAULT_TEMPLATE.get("arith", "plain")
     train = load_problems("arith", None, split="train")
     test = load_problems("arith", None, split="test", limit=500)
@@ -116,14 +143,35 @@ def main() -> None:
         ids, mask, resp_mask, start, texts = generate(batch, args.n, True)
         golds = [p.gold for p in batch for _ in range(args.n)]
         reward = torch.tensor([float(gsm8k.score(t, g).correct) for t, g in zip(texts, golds, strict=True)], device=dev)
-        group = reward.view(args.batch, args.n)
-        adv = ((group - group.mean(1, keepdim=True)) / (group.std(1, keepdim=True) + 1e-6)).view(-1, 1)
+        if critic is None:
+            group = reward.view(args.batch, args.n)
+            adv = ((group - group.mean(1, keepdim=True)) / (group.std(1, keepdim=True) + 1e-6)).view(-1, 1)
+        else:
+            with torch.no_grad():
+                old_values = _values(critic, ids, mask, start, resp_mask)
+            returns = reward.view(-1, 1) * resp_mask  # gamma = lambda = 1: R at every response token
+            adv = _whiten(returns - old_values, resp_mask)
         with torch.no_grad():
             old_logp, _ = _token_logp(model, ids, mask, start)
             ref_logp, _ = _token_logp(ref, ids, mask, start)
         model.train()
         rows = args.mini * args.n
-        entropies = []
+        critic_losses: list[float] = []
+        entropies: list[float] = []
+        if critic is not None:
+            critic.train()
+            for i in range(0, ids.shape[0], rows):
+                sl = slice(i, i + rows)
+                m = resp_mask[sl]
+                v = _values(critic, ids[sl], mask[sl], start, m)
+                v_clipped = old_values[sl] + (v - old_values[sl]).clamp(-0.5, 0.5)
+                vf = torch.max((v - returns[sl]) ** 2, (v_clipped - returns[sl]) ** 2)
+                critic_loss = 0.5 * (vf * m).sum() / m.sum()
+                critic_opt.zero_grad()
+                critic_loss.backward()
+                torch.nn.utils.clip_grad_norm_(critic.parameters(), 1.0)
+                critic_opt.step()
+                critic_losses.append(critic_loss.item())
         for i in range(0, ids.shape[0], rows):
             sl = slice(i, i + rows)
             logp, ent = _token_logp(model, ids[sl], mask[sl], start)
@@ -139,7 +187,8 @@ def main() -> None:
             opt.step()
             entropies.append(float((ent.detach() * m).sum() / m.sum()))
         write({"step": step, "reward": round(float(reward.mean()), 4), "entropy": round(sum(entropies) / len(entropies), 4),
-               "resp_len": round(float(resp_mask.sum(1).mean()), 1), "step_s": round(time.perf_counter() - ts, 2)})
+               "resp_len": round(float(resp_mask.sum(1).mean()), 1), "step_s": round(time.perf_counter() - ts, 2)}
+              | ({"critic_loss": round(sum(critic_losses) / len(critic_losses), 4)} if critic_losses else {}))
         if step % args.val_every == 0 or step == args.steps:
             validate(step)
         if time.perf_counter() - t0 > args.budget_s:
