@@ -40,21 +40,26 @@ KNOWN_FAILURES: tuple[KnownFailure, ...] = (
         "vLLM frees and retakes its memory every step)",
         "run one verl job per GPU (CUDA_VISIBLE_DEVICES), or start it while the GPU is otherwise idle"),
     KnownFailure(
-        "cuda_oom", re.compile(r"CUDA out of memory|OutOfMemoryError"),
+        "cuda_oom", re.compile(r"CUDA out of memory|torch\.(cuda\.)?OutOfMemoryError"),
         "the GPU ran out of memory",
         "lower --micro-batch-size / --log-prob-micro-batch-size, or --gpu-memory-utilization (vLLM's share), "
         "or use --dynamic-bsz, --param-offload, --optimizer-offload"),
     KnownFailure(
+        "host_oom", re.compile(r"ray\.exceptions\.OutOfMemoryError|running low on memory"),
+        "the host ran out of RAM and Ray's memory monitor killed a worker",
+        "fewer --agent-workers / --reward-workers, a smaller --batch-size, or no CPU offload "
+        "(--no-param-offload --no-optimizer-offload)"),
+    KnownFailure(
         "no_flash_attn", re.compile(r"FlashAttention\d? has been toggled on, but it cannot be used|"
                                     r"No module named 'flash_attn'"),
         "the model asks for flash-attn, which is not installed",
-        "--attn-implementation sdpa --no-remove-padding (the tiny preset does this), or install flash-attn"),
+        "--attn-implementation sdpa --no-remove-padding (the tiny preset does this); for a PPO critic also "
+        "`verifiers-train patch-verl` (verl 0.9.1 hard-codes flash-attn there); or install flash-attn"),
     KnownFailure(
         "critic_value_head", re.compile(r"is not a value head model"),
         "verl 0.9.1 loads the PPO critic with flash_attention_2 hard-coded (verl/utils/model.py, "
-        "load_valuehead_model) and falls back to trl's value head, which fails without flash-attn",
-        "install flash-attn, or make load_valuehead_model use the configured attn_implementation "
-        "(the GPU bundle's patch_verl.sh does)"),
+        "load_valuehead_model); without flash-attn that load fails, and verl reports it as a missing trl",
+        "`verifiers-train patch-verl` (the critic then uses --attn-implementation), or install flash-attn"),
     KnownFailure(
         "too_few_gpus", re.compile(r"Total available GPUs \d+ is less than total desired GPUs"),
         "--gpus x --nodes asks for more GPUs than Ray sees",

@@ -395,8 +395,8 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
                 max_prompt_length=p.options.max_prompt_length, tokenizer=local_model, echo=echo)
     p.save()
     if needs_patch():
-        echo("warning: verl will compute log-probs one token at a time (no flash-attn, verl unpatched); "
-             "`verifiers-train patch-verl` makes that chunked, with the same values (README, patch-verl)")
+        echo("warning: verl 0.9.1 without flash-attn computes log-probs one token at a time and cannot load a PPO "
+             "critic; `verifiers-train patch-verl` fixes both, with the same values (README, patch-verl)")
     kept = keep_earlier_metrics(p.run_dir)  # verl's file logger would truncate it on resume
     if kept:
         echo(f"resuming: earlier metrics kept as {kept.name}")
@@ -419,10 +419,12 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
             proc.terminate()
             log.write("\n[verifiers-train] interrupted; verl terminated\n")
             code = proc.wait()
-    _final_report(p, code, echo)
-    if code != 0:
-        for failure in failures.found:
-            echo(failure.message())
+    try:
+        _final_report(p, code, echo)
+    finally:
+        if code != 0:
+            for failure in failures.found:
+                echo(failure.message())
     return code
 
 

@@ -18,6 +18,7 @@ SAMPLES = {
     "cuda_oom": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity",
     "no_flash_attn": "ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following "
                      "error: the package for FlashAttention2 doesn't seem to be installed.",
+    "host_oom": "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.",
     "critic_value_head": "ValueError: model(/root/e2e/tiny) is not a value head model, please install trl to make it "
                          "valid",
     "too_few_gpus": "ValueError: Total available GPUs 1 is less than total desired GPUs 2",
@@ -30,10 +31,18 @@ def test_every_known_failure_has_a_sample_line() -> None:
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_each_sample_is_recognised_as_its_failure_only(name: str) -> None:
+    assert [f.name for f in KNOWN_FAILURES if f.pattern.search(SAMPLES[name])] == [name]
     detector = FailureDetector()
     detector.feed(SAMPLES[name])
     assert [f.name for f in detector.found] == [name]
     assert "fix:" in detector.found[0].message()
+
+
+def test_a_critic_that_cannot_load_points_to_patch_verl() -> None:
+    detector = FailureDetector()  # verl's traceback: the flash-attn error first, then the value-head one
+    for name in ("no_flash_attn", "critic_value_head"):
+        detector.feed(SAMPLES[name])
+    assert all("verifiers-train patch-verl" in f.message() for f in detector.found)
 
 
 def test_ordinary_lines_and_repeats() -> None:
