@@ -30,8 +30,9 @@ EVAL_ARGS=(--dataset arith --backend vllm --n 8 --temperature 1.0 --max-tokens 9
 RUN_ARGS=(--rollouts 8 --dataset arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "${SAVE_FREQ:-$STEPS}"
           --test-freq 5 --lr "$RL_LR" --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-})
 log() { echo "[gpu_e2e $(date +%H:%M:%S)] $*"; }
-# without flash-attn verl computes log-probs one token at a time; chunk it (same values; evals/gpu/README.md R3)
-$TRAIN patch-verl | sed 's/^/[gpu_e2e] /' || log "could not patch verl's log-prob fallback (is verl installed?)"
+# without flash-attn verl computes log-probs one token at a time and cannot load a PPO critic: patch both
+# (same values; evals/gpu/README.md R3, R4)
+$TRAIN patch-verl | sed 's/^/[gpu_e2e] /' || log "could not patch verl (is verl 0.9.1 installed?)"
 
 stage_model() {  # tiny model (SFT on arith to partial accuracy) and verl data; needs no vLLM
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
@@ -119,6 +120,7 @@ stage_pack() {  # tiny model, data, and the latest checkpoint + run files of $W/
   # then stage unpack there)
   local algo step f base=()
   for f in tiny data data_verl; do [ -d "$W/$f" ] && base+=("$f"); done   # the model and data the runs need
+  rm -f "$OUT"/base.tgz.part-* "$OUT"/grpo_step*.tgz.part-* "$OUT"/ppo_step*.tgz.part-*   # only the latest
   if [ ${#base[@]} -gt 0 ]; then
     (cd "$W" && tar cf - "${base[@]}") | gzip -1 | split -b "${PART_SIZE:-15M}" - "$OUT/base.tgz.part-"
     log "packed ${base[*]}"

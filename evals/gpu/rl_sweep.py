@@ -147,6 +147,7 @@ def main() -> None:
             group = reward.view(args.batch, args.n)
             adv = ((group - group.mean(1, keepdim=True)) / (group.std(1, keepdim=True) + 1e-6)).view(-1, 1)
         else:
+            critic.eval()
             with torch.no_grad():
                 old_values = _values(critic, ids, mask, start, resp_mask)
             returns = reward.view(-1, 1) * resp_mask  # gamma = lambda = 1: R at every response token

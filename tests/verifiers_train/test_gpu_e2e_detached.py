@@ -19,7 +19,7 @@ if [ -n "${TRAIN_ONLY:-}" ]; then
   echo "(TaskRunner pid=7) step:35 - critic/score/mean:0.2 - val-core/arith/acc/mean@1:np.float64(0.21) - timing_s/step:11.5" \
     >> "$W/$1.console.log"
 fi
-[ "$*" = pack ] && mkdir -p "$OUT" && echo part > "$OUT/grpo_step35.tgz.part-aa"
+[ "$*" = pack ] && mkdir -p "$OUT" && echo part > "$OUT/grpo_step35.tgz.part-aa" && echo b > "$OUT/base.tgz.part-aa"
 true
 """
 
@@ -47,10 +47,10 @@ def test_base_train_then_the_latest_checkpoint_is_evaluated_and_packed(tmp_path:
     assert (tmp_path / "w" / "grpo.done").exists() and not (tmp_path / "w" / "grpo.failed").exists()
 
 
-def test_ppo_gets_a_critic_learning_rate(tmp_path: Path) -> None:
-    done, calls = _detached(tmp_path, "ppo", CRITIC_LR="3e-4")
+def test_ppo_gets_a_critic_learning_rate_with_any_flags(tmp_path: Path) -> None:
+    done, calls = _detached(tmp_path, "ppo", CRITIC_LR="3e-4", RUN_FLAGS="--batch-size 64", OVERRIDES="x.y=1")
     assert done.returncode == 0, done.stderr
-    assert "--critic-lr 3e-4" in calls[1]
+    assert calls[1].endswith("RUN_EXTRA=--batch-size 64 --critic-lr 3e-4 -- x.y=1")
 
 
 def test_a_failed_training_stops_there_and_leaves_the_failed_marker(tmp_path: Path) -> None:
@@ -77,3 +77,10 @@ def test_poll_reports_progress_and_collects_results_once_ended(tmp_path: Path) -
     assert "validation: 0:0.184 35:0.21" in polled.stdout
     assert "step:35 reward 0.2 step_s 11.5" in polled.stdout and "grpo: grpo.done" in polled.stdout
     assert (out / "grpo_results.tgz").is_file() and (out / "grpo_step35.tgz.part-aa").is_file()
+    assert (out / "base.tgz.part-aa").is_file()  # the model and data travel with the checkpoint
+
+
+def test_poll_without_arguments_says_how_to_call_it() -> None:
+    polled = subprocess.run(["bash", str(SCRIPTS / "gpu_e2e_poll.sh")], check=False, capture_output=True,
+                            text=True, timeout=30)
+    assert polled.returncode == 2 and "usage" in polled.stderr

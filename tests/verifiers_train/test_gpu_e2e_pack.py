@@ -29,12 +29,15 @@ def test_pack_then_unpack_from_scattered_parts_restores_the_latest_checkpoint(tm
     (tmp_path / "w" / "tiny").mkdir()  # the base model the run resumes from travels too (no data_verl here)
     (tmp_path / "w" / "tiny" / "model.safetensors").write_bytes(b"weights")
 
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "grpo_step10.tgz.part-aa").write_bytes(b"stale")  # an earlier pack's parts
     packed = _stage("pack", tmp_path / "w", tmp_path / "out", PART_SIZE="100K")
     assert packed.returncode == 0, packed.stderr
     parts = sorted((tmp_path / "out").glob("grpo_step20.tgz.part-*"))
     assert len(parts) >= 3 and all(p.stat().st_size <= 100 * 1024 for p in parts)
     parts += sorted((tmp_path / "out").glob("base.tgz.part-*"))
     assert not list((tmp_path / "out").glob("ppo_*"))  # no PPO run, nothing packed for it
+    assert not (tmp_path / "out" / "grpo_step10.tgz.part-aa").exists()  # only the latest checkpoint's parts
 
     carried = [tmp_path / f"call{i}" for i in range(3)]  # parts arrive with different calls, out of order
     for i, part in enumerate(parts):
