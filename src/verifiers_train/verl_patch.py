@@ -120,11 +120,13 @@ def _critic_edit(source: str) -> str:
     return before + function.replace(_CRITIC_HARD_CODED, _CRITIC_FIX) + after  # both loads: its own, trl's
 
 
-CRITIC_ATTENTION = VerlPatch(
-    "critic-attention", "utils/model.py", edit=_critic_edit,
-    # no hard-coded flash_attention_2 left in load_valuehead_model (ours, or an equivalent edit)
-    applied=lambda source: bool(_valuehead_function(source)[1])
-    and _CRITIC_HARD_CODED not in _valuehead_function(source)[1])
+def _critic_applied(source: str) -> bool:
+    """No hard-coded flash_attention_2 left in load_valuehead_model (ours, or an equivalent edit)."""
+    function = _valuehead_function(source)[1]
+    return bool(function) and _CRITIC_HARD_CODED not in function
+
+
+CRITIC_ATTENTION = VerlPatch("critic-attention", "utils/model.py", edit=_critic_edit, applied=_critic_applied)
 
 PATCHES: tuple[VerlPatch, ...] = (LOGPROBS, CRITIC_ATTENTION)
 
