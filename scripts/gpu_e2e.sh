@@ -77,8 +77,10 @@ rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluat
       return 0
     fi
     [ $rc = 0 ] || { tail -60 "$W/$algo.console.log"; cp "$W/$algo.console.log" "$OUT/"; return 1; }
+    log "$algo train wall $(( $(date +%s) - t0 )) s"
+  else
+    log "$algo already trained to step $STEPS"
   fi
-  log "$algo train wall $(( $(date +%s) - t0 )) s"
   [ -z "${TRAIN_ONLY:-}" ] || return 0
   $TRAIN report "$run" --out "$run/report" | tail -15 || true
   $TRAIN merge "$run" --out "$W/${algo}_hf" | tail -2

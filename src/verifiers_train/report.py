@@ -1,8 +1,8 @@
 """``verifiers-train report``: training curves (PNG + HTML) and the PPO playbook's warning signs.
 
 Reads ``RUN_DIR/verl_metrics.jsonl`` (verl's file logger, full precision; the parts of a resumed run joined)
-or else ``RUN_DIR/metrics.jsonl`` (parsed console output), plots reward/accuracy, validation score, KL, entropy, response length and
-actor/critic loss against the step, and flags:
+or else ``RUN_DIR/metrics.jsonl`` (parsed console output), plots reward/accuracy, validation score, KL,
+entropy, response length and actor/critic loss against the step, and flags:
 
 - KL exploding (above `KL_LIMIT`) or jumping (one step > `KL_JUMP_FACTOR` x the median so far);
 - actor loss NaN/inf or above `ACTOR_LOSS_LIMIT` in magnitude;
