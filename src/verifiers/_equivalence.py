@@ -1,105 +1,444 @@
-"""Are two normalized MATH answers the same? Structure first, then exact arithmetic, then the CAS.
+"""Are two normalized MATH answers the same? Parse both into typed answers, then compare kind by kind.
 
-Order of checks (cheapest first; the first definitive one wins):
+Kinds come from `verifiers._answer`. The rules (the verdict contract, ``shared/docs/answer-equivalence.md``):
 
-1. identical canonical strings;
-2. structure: matrices (cell by cell), ``\\cup`` unions, intervals and tuples (ordered, bracket kinds must
-   match, so ``(1,2]`` differs from ``[1,2]``), ``\\{...\\}`` sets and bare comma lists (unordered);
-3. words and names compared as text (case-insensitive), never as products of symbols;
-4. exact numbers (``verifiers._numbers``) and in-process arithmetic (``verifiers._arith``): rationals
-   exactly, irrationals with a relative tolerance, so tiny values never collapse to equal;
-5. only then sympy, in a worker process that is killed if it overruns the deadline.
-
-Deliberately *not* equal (Qwen-style graders accept these): ``gold*100`` or ``gold/100`` for percents,
-a number against an expression with a variable, different bracket kinds.
+- a label names the value it precedes: ``x = 5``, ``(p, q) = (3, 2)``, ``x = 5 + 6 = 11`` equal ``5``, ``(3, 2)``, ``11``;
+  two equations are equal when they have the same solutions (``y = 2x + 1`` and ``2x - y + 1 = 0``);
+- inequalities are the sets they describe: ``x \\ge 6`` = ``6 \\le x`` = ``-x \\le -6`` = ``[6, \\infty)``;
+  ``-3 < y < 8`` = ``(-3, 8)``; endpoints and their openness must match, union order does not;
+- tuples, vectors, intervals and matrices are ordered and keep their brackets (``(1, 2]`` differs from
+  ``[1, 2]``); sets, bare lists, ``\\pm`` expansions and several boxes are unordered and must match one to one;
+- words compare as text (case-insensitive), never as products of symbols;
+- expressions compare by value (`verifiers._evaluate`): rationals exactly, approximations only against a decimal
+  answer with ``rel_tol``, variables by random points. Only what the in-process parser cannot read, or what
+  agrees numerically but is not a rational function, goes to the CAS (``symbolic``); infinities equal only the
+  same infinity, and an undefined value (``\\frac{3}{0}``) equals nothing.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
-from verifiers import _arith
-from verifiers._normalize import is_text_answer
-from verifiers._numbers import parse_number
+from verifiers import _evaluate as ev
+from verifiers._answer import (
+    MAX_ITEMS,
+    Answer,
+    Coll,
+    Empty,
+    Eq,
+    Expr,
+    Matrix,
+    Ratio,
+    Rel,
+    Seq,
+    Text,
+    Union,
+    is_name,
+    parse_answer,
+)
+from verifiers._latex_expr import Node, free_symbols, has_decimal
 
 Verdict = Literal["equal", "different", "timeout"]
 # A symbolic check: (gold, answer, rel_tol, seconds) -> True / False / None for timeout.
 Symbolic = Callable[[str, str, float, float], "bool | None"]
-
-MAX_ITEMS = 64  # elements in one list/tuple/matrix compared pairwise
-
-_OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
 class _Timeout(Exception):
     pass
 
 
+class SymbolicUnavailable(Exception):
+    """Raised by a ``Symbolic`` callable when no CAS worker can run in this process."""
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    rel_tol: float
+    deadline: float
+    symbolic: Symbolic | None
+
+
 def compare(gold: str, answer: str, *, rel_tol: float, deadline: float, symbolic: Symbolic | None) -> Verdict:
     """Compare two normalized answers; ``deadline`` is a ``time.monotonic()`` instant for the CAS step."""
+    if gold == answer:
+        return "equal"
+    g, a = parse_answer(gold), parse_answer(answer)
+    if g is None or a is None:
+        return "different"
+    return compare_answers(g, a, rel_tol=rel_tol, deadline=deadline, symbolic=symbolic)
+
+
+def compare_answers(g: Answer, a: Answer, *, rel_tol: float, deadline: float,
+                    symbolic: Symbolic | None) -> Verdict:
+    """`compare` for answers already parsed (``verifiers._answer.parse_answer``)."""
     try:
-        return "equal" if _equal(gold, answer, rel_tol, deadline, symbolic) else "different"
+        return "equal" if _equal(g, a, _Ctx(rel_tol, deadline, symbolic)) else "different"
     except _Timeout:
         return "timeout"
-    except RecursionError:  # absurdly nested sets/lists; never equal to a real gold
+    except RecursionError:  # absurdly nested structures; never equal to a real gold
         return "different"
 
 
-def _equal(g: str, a: str, rel_tol: float, deadline: float, symbolic: Symbolic | None) -> bool:
+def _single(x: Answer) -> Answer:
+    while isinstance(x, Coll) and len(x.items) == 1:
+        x = x.items[0]
+    return x
+
+
+def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
+    g, a = _single(g), _single(a)
     if g == a:
         return True
-    if not g or not a:
+    if isinstance(g, Eq) or isinstance(a, Eq):
+        return _equal_eq(g, a, c)
+    for x, y in ((g, a), (a, g)):
+        if isinstance(x, Expr) and x.tree is None and not isinstance(y, Expr | Text) and _text(y):
+            return _symbolic_equal(_text(g), _text(a), c)  # only the CAS reads one side (matrix arithmetic)
+    if _set_like(g) or _set_like(a):
+        sg, sa = as_set(g), as_set(a)
+        if sg is not None and sa is not None:
+            return _same_set(sg, sa, g, a)
+        for rel, other in ((_single(g), sa), (_single(a), sg)):
+            if isinstance(rel, Rel) and other is not None and len(_rel_symbols(rel)) == 1:
+                return _relation_matches(rel, other)
+        if isinstance(g, Rel) and isinstance(a, Rel):
+            return _equal_rel(g, a, c)
+        if isinstance(g, Rel) or isinstance(a, Rel):
+            return _symbolic_equal(_text(g), _text(a), c) if _text(g) and _text(a) else False
+    if isinstance(g, Seq) or isinstance(a, Seq):
+        return _equal_seq(g, a, c)
+    if isinstance(g, Matrix) or isinstance(a, Matrix):
+        return _equal_matrix(g, a, c)
+    if isinstance(g, Coll) or isinstance(a, Coll):
+        if isinstance(g, Coll) and isinstance(a, Coll):
+            return _same_members(g.items, a.items, c)
+        comma = _decimal_comma(a if isinstance(a, Coll) else g)
+        return comma is not None and _equal(g if isinstance(a, Coll) else a, comma, c)
+    if isinstance(g, Union) and isinstance(a, Union):
+        return _match_unordered(g.parts, a.parts, c)
+    if isinstance(g, Ratio) and isinstance(a, Ratio):
+        tg, ta = clock_seconds(g), clock_seconds(a)
+        if tg is not None and ta is not None:
+            return tg == ta
+        return len(g.parts) == len(a.parts) and all(_equal(x, y, c) for x, y in zip(g.parts, a.parts))
+    if isinstance(g, Text) or isinstance(a, Text):
+        return isinstance(g, Text) and isinstance(a, Text) and g.text == a.text
+    if isinstance(g, Expr) and isinstance(a, Expr):
+        return _equal_expr(g, a, c)
+    return False
+
+
+def clock_seconds(r: Ratio) -> int | None:
+    """Seconds after midnight of a clock time (``8:34``, ``20:34:00``, ``08:34 p.m.``), or ``None``."""
+    if not 2 <= len(r.parts) <= 3 or not all(isinstance(p, Expr | Text) for p in r.parts):
+        return None
+    texts = [p.text for p in r.parts]  # type: ignore[union-attr]
+    last = texts[-1].lower().replace(".", "")
+    half = last[-2:] if last.endswith(("am", "pm")) else ""
+    texts[-1] = texts[-1][:len(texts[-1]) - len(half) - (texts[-1].count("."))].strip() if half else texts[-1]
+    if not all(t.isdigit() for t in texts) or len(texts[1]) != 2 or (len(texts) == 3 and len(texts[2]) != 2):
+        return None
+    h, m, sec = int(texts[0]), int(texts[1]), int(texts[2]) if len(texts) == 3 else 0
+    if m >= 60 or sec >= 60 or h > (12 if half else 24) or (half and h == 0):
+        return None
+    if half:
+        h = h % 12 + (12 if half == "pm" else 0)
+    return h * 3600 + m * 60 + sec
+
+
+def _text(x: Answer) -> str:
+    if isinstance(x, Expr | Matrix):
+        return x.text
+    if isinstance(x, Rel):
+        ops = {"<": "<", "<=": "\\le ", ">": ">", ">=": "\\ge ", "!=": "\\ne "}
+        out = x.terms[0].text
+        for op, t in zip(x.ops, x.terms[1:]):
+            out += ops[op] + t.text
+        return out
+    return ""
+
+
+# ----------------------------------------------------------------------------------------- equations
+
+
+def _equal_eq(g: Answer, a: Answer, c: _Ctx) -> bool:
+    if not isinstance(g, Eq):
+        return isinstance(a, Eq) and _states_value(a) and _equal(g, a.value, c)
+    if not isinstance(a, Eq):
+        return _states_value(g) and _equal(g.value, a, c)
+    if g.is_label and a.is_label:
+        # bare names say nothing (f(x) = 2x vs y = 2x); expressions must agree (sin(x) = c vs cos(x) = c)
+        names = is_name(_text(g.sides[0])) and is_name(_text(a.sides[0]))
+        return (names or _equal(g.sides[0], a.sides[0], c)) and _equal(g.value, a.value, c)
+    if len(g.sides) == 2 and len(a.sides) == 2:
+        same = _same_solutions(g, a, c)
+        if same is not None:
+            return same
+    if _states_value(g) and _states_value(a):
+        return _equal(g.value, a.value, c)
+    return False
+
+
+def _states_value(e: Eq) -> bool:
+    """A labelled equation (``x = 5``), a computation of constants (``2 + 3 = 5``), or a chain ending in a constant."""
+    if e.is_label:
+        return True
+    consts = [isinstance(s, Expr) and s.tree is not None and not free_symbols(s.tree) for s in e.sides]
+    return all(consts) or (len(consts) >= 3 and consts[-1])
+
+
+def _same_solutions(g: Eq, a: Eq, c: _Ctx) -> bool | None:
+    """Whether two equations in variables have the same solutions (their sides' differences are proportional)."""
+    sides = (*g.sides, *a.sides)
+    if not all(isinstance(s, Expr) and s.tree is not None for s in sides):
+        return None
+    trees: list[Node] = [s.tree for s in sides]  # type: ignore[union-attr]
+    if not any(free_symbols(t) for t in trees):
+        return None
+    dg, da = ("sub", trees[0], trees[1]), ("sub", trees[2], trees[3])
+    out, _ = ev.sample_compare(dg, da, 0.0, relation=ev.ratio_relation(),
+                               seed_text=f"{_text(g.sides[0])}={_text(a.sides[0])}")
+    if out in ("equal", "agree"):
+        return True
+    if out == "different":
         return False
-    mg, ma = _matrix(g), _matrix(a)
-    if mg is not None or ma is not None:
-        if mg is None or ma is None or len(mg) != len(ma) or any(len(x) != len(y) for x, y in zip(mg, ma)):
+    return None
+
+
+# ------------------------------------------------------------------------------------ sets and relations
+
+Bound = tuple[ev.Value, bool]  # (value, closed)
+Interval = tuple[Bound, Bound]
+
+
+def _set_like(x: Answer) -> bool:
+    return isinstance(x, (Rel, Union, Empty)) or (isinstance(x, Coll) and any(isinstance(i, Rel) for i in x.items))
+
+
+def as_set(x: Answer) -> tuple[str | None, list[Interval]] | None:
+    """The set an answer describes as (subject, intervals), or ``None`` when it is not a set of reals we can read.
+
+    The subject is the variable a relation constrains (``None`` for intervals written as such).
+    """
+    x = _single(x)
+    if isinstance(x, Empty):
+        return None, []
+    if isinstance(x, Seq):
+        iv = _interval(x)
+        return None if iv is None else (None, [iv])
+    if isinstance(x, Union):
+        out: list[Interval] = []
+        for p in x.parts:
+            s = as_set(p)
+            if s is None or s[0] is not None:
+                return None
+            out += s[1]
+        return None, out
+    if isinstance(x, Rel):
+        return _relation_set(x)
+    if isinstance(x, Coll) and x.items and all(isinstance(i, Rel) for i in x.items):  # x < 2 or x > 5
+        subject, out = None, []
+        for i in x.items:
+            s = as_set(i)
+            if s is None or (subject is not None and s[0] != subject):
+                return None
+            subject = s[0]
+            out += s[1]
+        return subject, out
+    return None
+
+
+def _interval(x: Seq) -> Interval | None:
+    if len(x.items) != 2 or x.open not in "([" or x.close not in ")]":
+        return None
+    ends = []
+    for item in x.items:
+        if not isinstance(item, Expr) or item.tree is None or free_symbols(item.tree):
+            return None
+        try:
+            ends.append(ev.constant_value(item.tree))
+        except (ev.Undefined, ev.TooLarge):
+            return None
+    lo, hi = ends
+    if ev.to_mp(lo) > ev.to_mp(hi):
+        return None
+    return (lo, x.open == "["), (hi, x.close == "]")
+
+
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
+
+
+def _relation_set(r: Rel) -> tuple[str | None, list[Interval]] | None:
+    """Solve each link of an inequality chain for its one variable (linear), or read ``c1 < M < c2`` over ``M``."""
+    trees = [t.tree for t in r.terms]
+    if any(t is None for t in trees):
+        return None
+    names: set[str] = set()
+    for t in trees:
+        names |= free_symbols(t)  # type: ignore[arg-type]
+    bounds: list[tuple[str, ev.Value]] = []  # (op with the subject on the left, value)
+    subject: str | None = None
+    if len(names) == 1:
+        subject = next(iter(names))
+        for left, op, right in zip(trees, r.ops, trees[1:]):
+            solved = _solve_linear(("sub", left, right), subject)  # type: ignore[arg-type]
+            if solved is None:
+                return None  # not linear: see _relation_matches
+            slope_sign, root = solved
+            bounds.append((op if slope_sign > 0 else _FLIP[op], root))
+    else:
+        return _subject_set(r)
+    return subject, _bounds_to_intervals(bounds)
+
+
+def _subject_set(r: Rel) -> tuple[str | None, list[Interval]] | None:
+    """``c1 < M < c2`` or ``M > c``: constants around one non-constant middle term ``M`` (``0 < g(x) < 3``)."""
+    consts = [not free_symbols(t.tree) for t in r.terms]  # type: ignore[arg-type]
+    if consts.count(False) != 1:
+        return None
+    k = consts.index(False)
+    bounds: list[tuple[str, ev.Value]] = []
+    for j, op in enumerate(r.ops):
+        other = r.terms[j + 1] if j == k else r.terms[j]
+        if j != k and j + 1 != k:
+            return None
+        try:
+            value = ev.constant_value(other.tree)  # type: ignore[arg-type]
+        except (ev.Undefined, ev.TooLarge):
+            return None
+        bounds.append((op if j == k else _FLIP[op], value))
+    return r.terms[k].text, _bounds_to_intervals(bounds)
+
+
+def _solve_linear(f: Node, var: str) -> tuple[int, ev.Value] | None:
+    """(sign of the slope, root) when ``f`` is linear in ``var`` with a non-zero slope; else ``None``."""
+    try:
+        f0, f1 = ev.exact(f, {var: Fraction(0)}), ev.exact(f, {var: Fraction(1)})
+        slope = f1 - f0
+        if slope == 0 or any(ev.exact(f, {var: p}) != f0 + slope * p for p in _PROBES):
+            return None
+        return (1 if slope > 0 else -1), -f0 / slope
+    except (ev.Inexact, ev.Undefined):
+        pass
+    try:
+        f0, f1 = ev.approx(f, {var: ev.to_mp(Fraction(0))}), ev.approx(f, {var: ev.to_mp(Fraction(1))})
+        slope = f1 - f0
+        if slope == 0 or any(ev.values_agree(ev.approx(f, {var: ev.to_mp(p)}), f0 + slope * ev.to_mp(p), 0.0)
+                             != "agree" for p in _PROBES):
+            return None
+        return (1 if slope > 0 else -1), -f0 / slope
+    except (ev.Undefined, ev.TooLarge):
+        return None
+
+
+_PROBES = (Fraction(7919, 113), Fraction(-6007, 89), Fraction(3, 7))
+
+
+def _rel_symbols(r: Rel) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for t in r.terms:
+        if t.tree is None:
+            return frozenset({"?", "??"})
+        out |= free_symbols(t.tree)
+    return out
+
+
+def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]]) -> bool:
+    """Whether a relation in one variable that is not linear (``1 \\le |z| \\le 2``, ``x^2 < 4``) holds exactly on
+    a set of intervals: checked at every endpoint, just inside and outside it, and at points across scales.
+
+    A sampling test, not a proof: a relation that differs from the set only on a narrow range away from the
+    set's endpoints could pass. Undefined points are skipped.
+    """
+    var = next(iter(_rel_symbols(r)))
+    if target[0] is not None and target[0] != var:
+        return False
+    points: list[Fraction] = [Fraction(k, 4) for k in range(-41, 42, 3)] + [Fraction(s * 10**e) for e in (2, 4, 6)
+                                                                          for s in (-1, 1)]
+    for (lo, _), (hi, _) in target[1]:
+        for end in (lo, hi):
+            if isinstance(end, Fraction):
+                eps = Fraction(1, 10**6) * max(1, abs(end))
+                points += [end, end - eps, end + eps]
+            elif ev.is_finite(end):
+                points += [Fraction(str(ev.to_mp(end) * (1 + d))) for d in (-1e-6, 0, 1e-6)]
+    checked = 0
+    for p in points:
+        holds = _holds(r, var, p)
+        if holds is None:
+            continue
+        checked += 1
+        if holds != any(_inside(iv, p) for iv in target[1]):
             return False
-        return all(_equal(x, y, rel_tol, deadline, symbolic) for rg, ra in zip(mg, ma) for x, y in zip(rg, ra))
-    ug, ua = split_top(g, "\\cup"), split_top(a, "\\cup")
-    if len(ug) > 1 or len(ua) > 1:
-        return len(ug) == len(ua) and _match_unordered(ug, ua, rel_tol, deadline, symbolic)
-    sg, sa = _brackets(g), _brackets(a)
-    if sg or sa:
-        return _equal_bracketed(g, a, sg, sa, rel_tol, deadline, symbolic)
-    lg, la = split_top(g, ","), split_top(a, ",")
-    if len(lg) > 1 or len(la) > 1:
-        return len(lg) == len(la) and _match_unordered(lg, la, rel_tol, deadline, symbolic)
-    return _scalar(g, a, rel_tol, deadline, symbolic)
+    return checked >= 8
 
 
-def _equal_bracketed(g: str, a: str, sg: tuple[str, ...], sa: tuple[str, ...], rel_tol: float, deadline: float,
-                     symbolic: Symbolic | None) -> bool:
-    ig = split_top(g[len(sg[0]):-len(sg[1])], ",") if sg else split_top(g, ",")
-    ia = split_top(a[len(sa[0]):-len(sa[1])], ",") if sa else split_top(a, ",")
-    if len(ig) != len(ia) or len(ig) > MAX_ITEMS:
-        return False
-    if len(ig) == 1 and (not sg or not sa or sg == ("(", ")") or sa == ("(", ")")):
-        # plain parentheses around one value are grouping, not a tuple: (5) == 5
-        if (not sg or sg == ("(", ")")) and (not sa or sa == ("(", ")")):
-            return _scalar(ig[0], ia[0], rel_tol, deadline, symbolic)
-        return False
-    if sg and sa and sg != sa:
-        if {sg, sa} <= {("\\{", "\\}"), ("{", "}")}:
-            return _match_unordered(ig, ia, rel_tol, deadline, symbolic)
-        return False
-    if (not sg or not sa) and (sg or sa) != ("(", ")"):
-        return False  # a bare list against a tuple: only ordered pairs in parentheses accept it
-    if (sg or sa) in (("\\{", "\\}"), ("{", "}")):
-        return _match_unordered(ig, ia, rel_tol, deadline, symbolic)
-    return all(_equal(x, y, rel_tol, deadline, symbolic) for x, y in zip(ig, ia))
+def _holds(r: Rel, var: str, p: Fraction) -> bool | None:
+    values: list[ev.Value] = []
+    for t in r.terms:
+        try:
+            try:
+                values.append(ev.exact(t.tree, {var: p}))  # type: ignore[arg-type]
+            except ev.Inexact:
+                values.append(ev.approx(t.tree, {var: ev.to_mp(p)}))  # type: ignore[arg-type]
+        except (ev.Undefined, ev.TooLarge, ev.Inexact):
+            return None
+    for x, op, y in zip(values, r.ops, values[1:]):
+        same = ev.values_agree(x, y, 0.0) == "agree"
+        bigger = ev.to_mp(x) > ev.to_mp(y)
+        ok = {"<": not same and not bigger, "<=": same or not bigger, ">": not same and bigger,
+              ">=": same or bigger, "!=": not same}[op]
+        if not ok:
+            return False
+    return True
 
 
-def _match_unordered(g: list[str], a: list[str], rel_tol: float, deadline: float,
-                     symbolic: Symbolic | None) -> bool:
-    if len(g) != len(a) or len(g) > MAX_ITEMS:
+def _inside(iv: Interval, p: Fraction) -> bool:
+    (lo, lo_closed), (hi, hi_closed) = iv
+    x, a, b = ev.to_mp(p), ev.to_mp(lo), ev.to_mp(hi)
+    above = x > a or (lo_closed and ev.values_agree(p, lo, 0.0) == "agree")
+    below = x < b or (hi_closed and ev.values_agree(p, hi, 0.0) == "agree")
+    return bool(above and below)
+
+
+def _bounds_to_intervals(bounds: list[tuple[str, ev.Value]]) -> list[Interval]:
+    lo: Bound = (ev.NEG_INF, False)
+    hi: Bound = (ev.POS_INF, False)
+    holes: list[ev.Value] = []
+    for op, v in bounds:
+        if op == "!=":
+            holes.append(v)
+        elif op in (">", ">="):
+            if ev.to_mp(v) > ev.to_mp(lo[0]) or (ev.to_mp(v) == ev.to_mp(lo[0]) and op == ">"):
+                lo = (v, op == ">=")
+        elif ev.to_mp(v) < ev.to_mp(hi[0]) or (ev.to_mp(v) == ev.to_mp(hi[0]) and op == "<"):
+            hi = (v, op == "<=")
+    out = [(lo, hi)]
+    for h in holes:
+        nxt = []
+        for (a, b) in out:
+            if ev.to_mp(a[0]) < ev.to_mp(h) < ev.to_mp(b[0]):
+                nxt += [(a, (h, False)), ((h, False), b)]
+            else:
+                nxt.append((a, b))
+        out = nxt
+    return out
+
+
+def _same_set(sg: tuple[str | None, list[Interval]], sa: tuple[str | None, list[Interval]], g: Answer,
+              a: Answer) -> bool:
+    if sg[0] is not None and sa[0] is not None and isinstance(_single(g), (Rel, Coll)) and sg[0] != sa[0]:
+        return False  # two relations about different variables
+    left = list(sa[1])
+    if len(sg[1]) != len(left):
         return False
-    left = list(a)
-    for x in g:
-        for k, y in enumerate(left):
-            if _equal(x, y, rel_tol, deadline, symbolic):
+    for iv in sg[1]:
+        for k, other in enumerate(left):
+            if _same_interval(iv, other):
                 del left[k]
                 break
         else:
@@ -107,111 +446,150 @@ def _match_unordered(g: list[str], a: list[str], rel_tol: float, deadline: float
     return True
 
 
-_LEAD_VAR = re.compile(r"^[a-zA-Z](?:_\{?\w+\}?)?=(?=[^=]+$)")
+def _same_interval(x: Interval, y: Interval) -> bool:
+    for (v, closed), (w, closed2) in zip(x, y):
+        if closed != closed2 or ev.values_agree(v, w, 0.0) != "agree":
+            return False
+    return True
 
 
-def _scalar(g: str, a: str, rel_tol: float, deadline: float, symbolic: Symbolic | None) -> bool:
-    if g == a:
-        return True
-    g, a = _LEAD_VAR.sub("", g), _LEAD_VAR.sub("", a)  # list items such as "x=1" in "x=1,x=-2"
-    if g == a:
-        return True
-    if is_text_answer(g) or is_text_answer(a):
-        return g.lower() == a.lower()
-    ng, na = parse_number(g, units=False), parse_number(a, units=False)
-    if ng is not None and na is not None:
-        return ng == na
-    vg, sym_g = _evaluate(g if ng is None else str(ng))
-    va, sym_a = _evaluate(a if na is None else str(na))
-    if vg is not None and va is not None:
-        return _arith.close(vg, va, rel_tol)
-    if (vg is not None and sym_a) or (va is not None and sym_g):
-        return False  # a number never equals an expression in a variable
-    if symbolic is None:
+def _equal_rel(g: Rel, a: Rel, c: _Ctx) -> bool:
+    """Relations that are not sets of one variable: the same chain up to reading it backwards."""
+    for terms, ops in ((a.terms, a.ops), (a.terms[::-1], tuple(_FLIP[o] for o in a.ops[::-1]))):
+        if ops == g.ops and all(_equal(x, y, c) for x, y in zip(g.terms, terms)):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------------------------ ordered structures
+
+
+def _equal_seq(g: Answer, a: Answer, c: _Ctx) -> bool:
+    if isinstance(g, Seq) and isinstance(a, Seq):
+        if (g.open, g.close) != (a.open, a.close) or len(g.items) != len(a.items) or len(g.items) > MAX_ITEMS:
+            return False
+        return all(_equal(x, y, c) for x, y in zip(g.items, a.items))
+    seq, other = (g, a) if isinstance(g, Seq) else (a, g)
+    assert isinstance(seq, Seq)
+    if isinstance(other, Coll) and other.bare and (seq.open, seq.close) == ("(", ")"):
+        # a bare list against an ordered pair in parentheses: read in order
+        return len(seq.items) == len(other.items) and all(
+            _equal(x, y, c) for x, y in zip(seq.items, other.items))
+    if isinstance(other, Matrix):
+        return _equal_matrix(g, a, c)
+    return False
+
+
+def _vector(x: Answer) -> tuple[Answer, ...] | None:
+    if isinstance(x, Matrix) and (len(x.rows) == 1 or all(len(r) == 1 for r in x.rows)):
+        return x.rows[0] if len(x.rows) == 1 else tuple(r[0] for r in x.rows)
+    if isinstance(x, Seq) and (x.open, x.close) in (("(", ")"), ("[", "]")):
+        return x.items
+    return None
+
+
+def _equal_matrix(g: Answer, a: Answer, c: _Ctx) -> bool:
+    if isinstance(g, Matrix) and isinstance(a, Matrix):
+        if len(g.rows) != len(a.rows) or any(len(x) != len(y) for x, y in zip(g.rows, a.rows)):
+            return False
+        return all(_equal(x, y, c) for rg, ra in zip(g.rows, a.rows) for x, y in zip(rg, ra))
+    vg, va = _vector(g), _vector(a)  # a column or row vector against a tuple
+    return vg is not None and va is not None and len(vg) == len(va) and all(_equal(x, y, c) for x, y in zip(vg, va))
+
+
+def _decimal_comma(x: Coll) -> Expr | None:
+    """``1,22`` read as 1.22 (a European decimal comma) when the other side is one number; ``None`` if not that form."""
+    if not x.bare or len(x.items) != 2 or not all(isinstance(i, Expr) for i in x.items):
+        return None
+    whole, frac = x.items[0].text, x.items[1].text  # type: ignore[union-attr]
+    if not (whole.lstrip("-").isdigit() and frac.isdigit()) or (len(frac) == 3 and whole.lstrip("-") != "0"):
+        return None
+    value = Fraction(int(whole.lstrip("-") + frac), 10 ** len(frac)) * (-1 if whole.startswith("-") else 1)
+    return Expr(f"{whole}.{frac}", ("num", value, True))
+
+
+def _same_members(g: tuple[Answer, ...], a: tuple[Answer, ...], c: _Ctx) -> bool:
+    """Set equality: every member of each side equals a member of the other (duplicates do not count)."""
+    if len(g) > MAX_ITEMS or len(a) > MAX_ITEMS:
         return False
-    remaining = deadline - time.monotonic()
+    if len(g) == len(a) and _match_unordered(g, a, c):
+        return True
+    ug, ua = _distinct(g, c), _distinct(a, c)
+    return (len(ug), len(ua)) != (len(g), len(a)) and len(ug) == len(ua) and _match_unordered(ug, ua, c)
+
+
+def _distinct(items: tuple[Answer, ...], c: _Ctx) -> tuple[Answer, ...]:
+    out: list[Answer] = []
+    for x in items:
+        if not any(x == y or _equal(x, y, c) for y in out):
+            out.append(x)
+    return tuple(out)
+
+
+def _match_unordered(g: tuple[Answer, ...], a: tuple[Answer, ...], c: _Ctx) -> bool:
+    if len(g) != len(a) or len(g) > MAX_ITEMS:
+        return False
+    left = list(a)
+    for x in g:
+        for k, y in enumerate(left):
+            if _equal(x, y, c):
+                del left[k]
+                break
+        else:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------------------ expressions
+
+
+def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
+    if g.text == a.text:
+        return True
+    if g.tree is None or a.tree is None:
+        return _symbolic_equal(g.text, a.text, c)
+    tg, ta = g.tree, a.tree
+    if tg[0] == "num" and ta[0] == "num":
+        return bool(tg[1] == ta[1])
+    constant = not free_symbols(tg) and not free_symbols(ta)
+    if constant:
+        try:
+            vg, va = ev.constant_value(tg), ev.constant_value(ta)
+        except ev.Undefined:
+            return False  # an undefined value equals nothing
+        except (ev.TooLarge, ev.Inexact):
+            return _symbolic_equal(g.text, a.text, c)
+        if not (ev.is_finite(vg) and ev.is_finite(va)):
+            return vg == va
+    tol = c.rel_tol if has_decimal(tg) or has_decimal(ta) else 0.0
+    out, _ = ev.sample_compare(tg, ta, tol, seed_text=f"{g.text}|{a.text}")
+    if out == "equal":
+        return True
+    if out == "different":
+        return False
+    if out == "agree":  # numerically equal at every point; the CAS confirms when it can decide in time
+        try:
+            verdict = _symbolic_call(g.text, a.text, c)
+        except SymbolicUnavailable:
+            verdict = None
+        return True if verdict is None else verdict
+    return _symbolic_equal(g.text, a.text, c)
+
+
+def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:
+    """The CAS verdict, or ``None`` when it did not answer in time."""
+    if c.symbolic is None:
+        return None
+    remaining = c.deadline - time.monotonic()
     if remaining <= 0:
-        raise _Timeout
-    verdict = symbolic(g, a, rel_tol, remaining)
+        return None
+    return c.symbolic(g, a, c.rel_tol, remaining)
+
+
+def _symbolic_equal(g: str, a: str, c: _Ctx) -> bool:
+    if c.symbolic is None:
+        return False
+    verdict = _symbolic_call(g, a, c)
     if verdict is None:
         raise _Timeout
     return verdict
-
-
-def _evaluate(s: str) -> tuple[_arith.Value | None, bool]:
-    """(value, has_symbols): the in-process arithmetic value, or why there is none."""
-    try:
-        return _arith.evaluate(s), False
-    except _arith.HasSymbols:
-        return None, True
-    except (_arith.NotArithmetic, ArithmeticError, ValueError, RecursionError):
-        return None, False
-
-
-def split_top(s: str, sep: str) -> list[str]:
-    """Split ``s`` on ``sep`` outside any brackets (``\\{`` ``\\}`` count as brackets)."""
-    if sep not in s:
-        return [s]
-    parts, depth, start, i, n = [], 0, 0, 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == "\\" and i + 1 < n and s[i + 1] in "{}":
-            depth += 1 if s[i + 1] == "{" else -1
-            i += 2
-            continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif depth == 0 and s.startswith(sep, i):
-            parts.append(s[start:i])
-            i += len(sep)
-            start = i
-            continue
-        i += 1
-    parts.append(s[start:])
-    return [p for p in (x.strip() for x in parts)]
-
-
-def _brackets(s: str) -> tuple[str, str] | tuple[()]:
-    """The outer bracket pair if one pair encloses the whole string (``(``/``[`` may close either way)."""
-    if s.startswith("\\{") and s.endswith("\\}"):
-        return ("\\{", "\\}") if _encloses(s) else ()
-    if len(s) < 2 or s[0] not in "([" or s[-1] not in ")]":
-        return ()
-    return (s[0], s[-1]) if _encloses(s) else ()
-
-
-def _encloses(s: str) -> bool:
-    """Whether the opening bracket at 0 is closed only at the very end."""
-    depth = 0
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == "\\" and i + 1 < n and s[i + 1] in "{}":
-            depth += 1 if s[i + 1] == "{" else -1
-            i += 2
-        else:
-            if c in "([{":
-                depth += 1
-            elif c in ")]}":
-                depth -= 1
-            i += 1
-        if depth == 0 and i < n:
-            return False
-    return depth == 0
-
-
-def _matrix(s: str) -> list[list[str]] | None:
-    """Rows of cells of a ``\\begin{pmatrix}...\\end{pmatrix}`` (any matrix kind), or ``None``."""
-    if not s.startswith("\\begin{") or "matrix}" not in s[:20]:
-        return None
-    head = s.find("}") + 1
-    tail = s.rfind("\\end{")
-    if tail < head:
-        return None
-    body = s[head:tail]
-    rows = [r for r in body.split("\\\\") if r.strip()]
-    if len(rows) > MAX_ITEMS:
-        return None
-    return [[c.strip() for c in r.split("&")] for r in rows]

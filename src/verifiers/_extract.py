@@ -8,7 +8,13 @@ Markers (names used in ``Config.markers``, tried in the configured priority orde
   (it never falls back to an earlier box, which may be an intermediate result);
 - ``hash``: the text after the last ``####`` (GSM8K style), up to the end of that line;
 - ``final_answer``: "The final answer is ...", "Final Answer: ...", "the answer is ...";
-- ``last_number``: the last number in the text (flexible mode only).
+- ``last_number``: the last number in the text (flexible mode only; GSM8K's fallback);
+- ``last_expression``: the last mathematical expression — the last inline or display math span, or a final
+  plain-text number or fraction (``2/3``) if that comes later (flexible mode only; MATH's fallback).
+
+Chat-template debris (``<|im_end|>``, ``<|im_start|>user``, ``</s>``, ...) ends the response (`cut_debris`). An
+answer stated in a sentence ("The area of $PQRS$ is 96.") is the value after the last copula, never the name
+before it (`answer_in_statement`).
 
 Every function here is linear in the input (no nested quantifiers), so hostile text cannot stall it.
 """
@@ -21,7 +27,13 @@ from typing import NamedTuple
 
 from verifiers._rewards import Tags
 
-MARKERS = ("answer_tag", "boxed", "hash", "final_answer", "last_number")
+MARKERS = ("answer_tag", "boxed", "hash", "final_answer", "last_number", "last_expression")
+# Markers that are fallbacks, not explicit answers (strict mode drops them; format rewards do not count them).
+FALLBACK_MARKERS = frozenset({"last_number", "last_expression"})
+# Tokens that end a chat turn; what follows them is template debris, not the answer.
+END_OF_TURN = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "<|end|>",
+               "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<|user|>", "<|assistant|>")
+MAX_FALLBACK_CHARS = 4_000  # the fallbacks look at the end of the response only
 # Boxes closer than this (and not split by a blank line) read as one final statement, e.g. a hedge.
 HEDGE_GAP = 80
 # A response may carry at most this many boxes; more is a flood of candidates.
@@ -35,12 +47,25 @@ class Extraction(NamedTuple):
     marker: str
     end: int
     refusal: str = ""  # non-empty: hedged / flood; the answer earns no credit
+    parts: tuple[str, ...] = ()  # boxed: the different answers of the final group of adjacent boxes
 
 
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{|\\boxed\s+(?=\S)")
 _FINAL = re.compile(
     r"(?:final\s+answer|the\s+answer|answer)\s*(?:is\s*[:=]?|[:=])\s*", re.IGNORECASE)
-_NUMBER = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?|-?\.\d+")
+_MINUS = "[-\u2212\u2013]"
+# A number, with a sign (also U+2212), money sign, thousands separators, decimals and a ``/d`` denominator: "1/3"
+# is one number, never "3". The denominator allows no spaces, so "10 / 2 = 5" still ends in 5.
+# Digits inside a word ("AZYUK2A", "x2") are not a number; "1 000" (groups of three) is one.
+_NUMBER = re.compile(r"(?<![A-Za-z_])" + _MINUS + r"?\$?(?:\d{1,3}(?: \d{3})+(?![\d,.])|\d[\d,]*(?:\.\d+)?"
+                     r"(?:/\d+(?:\.\d+)?)?)|" + _MINUS + r"?\.\d+")
+# Display math may span lines; inline $...$ and \(...\) may not. An escaped \$ is money, never a delimiter.
+_MATH_SPAN = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<!\\)\$((?:[^$\\\n]|\\[^\n])+)\$",
+                        re.DOTALL)
+_LEADING_NUMBER_WORDS = re.compile(r"(" + _MINUS + r"?\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?)\s+[A-Za-z][A-Za-z\s'-]*")
+_COPULA = re.compile(
+    r"\b(?:is|are|was|were|equals?|be|becomes|gives|yields|makes)\s*:?\s+"
+    r"(?:(?:equal|equivalent|congruent)\s+to\s+|exactly\s+|therefore\s+|thus\s+)?(?=\S)", re.IGNORECASE)
 # Digit groups need a separator between them and a run separator needs a space, so the regex is unambiguous.
 _NUMBER_RUN_TAIL = re.compile(r"(?:-?\d+(?:[.,]\d+)*(?:,?\s+|;\s*)(?:(?:and|or)\s+)?){2,}-?\d+(?:[.,]\d+)*\D{0,3}$")
 # Notes addressed to a grader or claims about the reference answer: the answer must stand on its own.
@@ -129,14 +154,16 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
     """The final answer by marker priority, or ``None`` if no enabled marker matches.
 
     Args:
-        text: the response (already cut to the size budget).
+        text: the response (already cut to the size budget and at template debris).
         markers: enabled marker names, highest priority first (see module doc).
         tags: the answer block tags for ``answer_tag``.
         same: whether two answer texts are the same answer, used to tell hedges from repeats.
 
     Returns:
         An ``Extraction``; ``text == ""`` with marker ``"boxed"`` and refusal ``"unclosed box"`` when the last
-        box is unclosed and nothing of higher priority matched.
+        box is unclosed and nothing of higher priority matched. For boxes, ``parts`` holds the different
+        answers of the final group of adjacent boxes; more than one is refused as a hedge unless the caller
+        knows the gold has several parts.
     """
     for marker in markers:
         if marker == "answer_tag":
@@ -150,14 +177,19 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
             if not found:
                 continue
             last = found[-1]
-            refusal = _hedge(text, found, same)
-            return Extraction(last[0].strip(), "boxed", last[2], refusal)
+            if len(found) > MAX_BOXES:
+                return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers")
+            parts = _final_group(text, found, same)
+            refusal = "hedged: several different final answers" if len(parts) > 1 else ""
+            return Extraction(last[0].strip(), "boxed", last[2], refusal, parts)
         elif marker == "hash":
             got = _hash(text, same)
         elif marker == "final_answer":
             got = _final_answer(text)
         elif marker == "last_number":
             got = _last_number(text)
+        elif marker == "last_expression":
+            got = _last_expression(text)
         else:
             continue
         if got is not None:
@@ -165,18 +197,88 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
     return None
 
 
-def _hedge(text: str, found: list[tuple[str, int, int]], same: Callable[[str, str], bool]) -> str:
-    if len(found) > MAX_BOXES:
-        return "flood of candidate answers"
-    final = last = found[-1]
+def _final_group(text: str, found: list[tuple[str, int, int]], same: Callable[[str, str], bool]) -> tuple[str, ...]:
+    """The different contents of the last run of boxes that are close together (no blank line between)."""
+    group = [found[-1]]
     for prev in reversed(found[:-1]):
-        gap_text = text[prev[2]:last[1]]
+        gap_text = text[prev[2]:group[-1][1]]
         if len(gap_text) > HEDGE_GAP or "\n\n" in gap_text:
             break
-        if not same(prev[0], final[0]):
-            return "hedged: several different final answers"
-        last = prev
-    return ""
+        group.append(prev)
+    parts: list[str] = []
+    for content, _, _ in reversed(group):
+        content = content.strip()
+        if not any(same(p, content) for p in parts):
+            parts.append(content)
+    return tuple(parts)
+
+
+def cut_debris(text: str) -> str:
+    """``text`` up to the first chat-template end-of-turn token that follows some content."""
+    if "<" not in text:
+        return text
+    cut = len(text)
+    for tok in END_OF_TURN:
+        i = text.find(tok)
+        while 0 <= i < cut and not text[:i].strip():  # a token before any content (a role header)
+            i = text.find(tok, i + len(tok))
+        if 0 <= i < cut:
+            cut = i
+    return text[:cut]
+
+
+def answer_in_statement(statement: str) -> str:
+    """The answer a closing statement gives: the value after its last copula, as math if it is math.
+
+    "The area of $PQRS$ is $96$." -> ``96``; "The smallest $k$ is 12." -> ``12``; "$\\frac{1}{2}$" -> ``\\frac{1}{2}``;
+    "Jane started 3 hours ago" -> ``3``. Copulas inside math spans do not count (``$x = 5$`` is a labelled value
+    for the answer parser).
+    """
+    s = statement.strip().strip("*").strip()
+    if not s:
+        return s
+    masked = _mask_math(s)
+    last = None
+    for m in _COPULA.finditer(masked):
+        last = m
+    if last is not None:
+        s, masked = s[last.end():].strip(), masked[last.end():].strip()
+    spans = [next(g for g in m.groups() if g is not None).strip() for m in _MATH_SPAN.finditer(s)]
+    outside = _MATH_SPAN.sub(" ", s)
+    if spans and not any(ch.isdigit() for ch in outside):
+        return spans[0] if len(spans) == 1 else ", ".join(spans)
+    text = _plain_answer(s)
+    if spans:
+        return text
+    m = _LEADING_NUMBER_WORDS.fullmatch(text)
+    if m:  # "12 apples", "96 square units"
+        return m.group(1)
+    if text[:1].isdigit() or text[:1] in "-\u2212\\(":
+        return text
+    numbers = _NUMBER.findall(text)
+    return numbers[0] if len(numbers) == 1 else text
+
+
+def _mask_math(s: str) -> str:
+    """``s`` with the inside of every math span replaced by ``#`` (same length)."""
+    if "$" not in s and "\\" not in s:
+        return s
+    return _MATH_SPAN.sub(lambda m: "$" + "#" * (len(m.group()) - 2) + "$", s)
+
+
+def _only_span(masked: str) -> bool:
+    """Whether a masked statement is one math span, maybe followed by words (units) or punctuation."""
+    if not masked.startswith("$"):
+        return False
+    close = masked.find("$", 1 if not masked.startswith("$$") else 2)
+    rest = masked[close + 1:].strip().lstrip("$").strip()
+    return not any(ch.isdigit() for ch in rest)
+
+
+def _plain_answer(s: str) -> str:
+    """The plain-text answer at the start of ``s``: up to the end of its sentence (decimals kept)."""
+    out = s[:_sentence_end(s)].strip()
+    return out or s.strip()
 
 
 def _answer_tag(text: str, tags: Tags) -> Extraction | None:
@@ -217,19 +319,32 @@ def _final_answer(text: str) -> Extraction | None:
     if last is None:
         return None
     rest = text[last.end():last.end() + 500]
-    if rest.startswith("$"):
-        close = rest.find("$", 1)
-        content = rest[1:close] if close > 0 else rest[1:]
-        end = last.end() + (close + 1 if close > 0 else len(rest))
+    span = _MATH_SPAN.match(rest)
+    if span is not None and _only_span(_mask_math(rest.split("\n", 1)[0])):
+        content = next(g for g in span.groups() if g is not None)  # "The final answer is $x = 5$. I hope..."
+        end = last.end() + span.end()
     else:
         line = rest.split("\n", 1)[0]
-        cut = re.search(r"\.(?:\s|$)", line)
-        content = line[:cut.start()] if cut else line
-        end = last.end() + len(content)
+        sentence = line[:_sentence_end(line)]
+        content = answer_in_statement(sentence)
+        end = last.end() + len(sentence)
     content = content.strip()
     if not content:
         return None
     return Extraction(content, "final_answer", end)
+
+
+def _sentence_end(line: str) -> int:
+    """Where the first sentence of ``line`` ends: a ``.``/``!``/``?`` followed by a space or the end of the line,
+    outside ``$...$`` (so ``$3.5$`` and "costs 3.5 dollars" do not end it); ``len(line)`` if none."""
+    in_math = False
+    n = len(line)
+    for i, ch in enumerate(line):
+        if ch == "$":
+            in_math = not in_math
+        elif ch in ".!?" and not in_math and (i + 1 == n or line[i + 1].isspace()):
+            return i
+    return n
 
 
 def _last_number(text: str) -> Extraction | None:
@@ -242,3 +357,44 @@ def _last_number(text: str) -> Extraction | None:
     if _NUMBER_RUN_TAIL.search(tail) and len(set(_NUMBER.findall(tail[-200:]))) >= 3:
         return Extraction(last.group(), "last_number", last.end(), "ends in a string of numbers")
     return Extraction(last.group(), "last_number", last.end())
+
+
+def _last_expression(text: str) -> Extraction | None:
+    """The last math span, or a plain expression after it (``2/3``, ``\\frac{10}{9}`` without delimiters)."""
+    base = max(0, len(text) - MAX_FALLBACK_CHARS)
+    tail = text[base:]
+    span = None
+    for m in _MATH_SPAN.finditer(tail):
+        span = m
+    number = None
+    for m in _NUMBER.finditer(tail, span.end() if span is not None else 0):
+        number = m
+    if number is not None:
+        got = _last_number(text)
+        if got is not None:
+            word = _bare_latex_word(tail, number.start(), number.end())
+            if word is not None and not got.refusal:
+                return Extraction(word[0], "last_expression", base + word[1])
+            return got._replace(marker="last_expression")
+    if span is None:
+        return None
+    content = next(g for g in span.groups() if g is not None).strip()
+    line_start = max(tail.rfind("\n", 0, span.start()) + 1, tail.rfind(". ", 0, span.start()) + 1)
+    sentence = tail[line_start:span.end()]
+    if _COPULA.search(_MATH_SPAN.sub("$$", sentence)) is not None:
+        content = answer_in_statement(sentence) or content
+    return Extraction(content, "last_expression", base + span.end())
+
+
+def _bare_latex_word(text: str, start: int, end: int) -> tuple[str, int] | None:
+    """The whitespace-delimited word around a number when it is LaTeX written without delimiters (``\\frac{1}{2}``)."""
+    lo = start
+    while lo > 0 and not text[lo - 1].isspace() and start - lo < 200:
+        lo -= 1
+    hi = end
+    while hi < len(text) and not text[hi].isspace() and hi - end < 200:
+        hi += 1
+    word = text[lo:hi].rstrip(".,;:!?")
+    if "\\" not in word or word.count("{") != word.count("}"):
+        return None
+    return word, lo + len(word)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from verifiers._extract import Extraction
+from verifiers._extract import FALLBACK_MARKERS, Extraction
 from verifiers._rewards import Tags, block, has_block
 
 MINIMAL_TRAILING = 50
@@ -25,7 +25,7 @@ _CLOSERS = " \t\r\n.$\\])}*"
 def format_parts(text: str, found: Extraction | None, tags: Tags, wanted: frozenset[str]) -> dict[str, float]:
     """Compute the format parts named in ``wanted`` for ``text`` and its extraction."""
     parts: dict[str, float] = {}
-    explicit = found is not None and found.marker != "last_number" and found.text != ""
+    explicit = found is not None and found.marker not in FALLBACK_MARKERS and found.text != ""
     end = found.end if found is not None else len(text)
     if "reasoning" in wanted:
         lines = [ln for ln in text[:end].splitlines() if ln.strip()]

@@ -1,11 +1,12 @@
 """Canonical text of a MATH answer: the same answer written differently should become the same string.
 
 The rewrites only drop what never changes the value (``$``, ``\\left``, spacing, ``\\displaystyle``,
-``\\dfrac``, degree signs, percent signs, trailing units in ``\\text{}``, a leading ``x =``) and spell
-Unicode math as LaTeX (``√2`` -> ``\\sqrt{2}``, ``π`` -> ``\\pi``). Every step is linear in the input.
+``\\dfrac``, degree signs, percent signs and words, trailing units in ``\\text{}``) and spell Unicode math as
+LaTeX (``√2`` -> ``\\sqrt{2}``, ``π`` -> ``\\pi``, ``≤`` -> ``\\le``). Labels such as ``x =`` are kept: the answer
+parser (``verifiers._answer``) reads them. Gold and response go through the same steps. Every step is linear.
 
 Example:
-    >>> normalize("$x = \\\\dfrac{1}{2}$.")
+    >>> normalize("$\\\\dfrac{1}{2}$.")
     '\\\\frac{1}{2}'
 """
 
@@ -20,6 +21,9 @@ _UNICODE = {
     "∞": "\\infty ", "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ", "°": "^\\circ ", "∪": "\\cup ",
     "∩": "\\cap ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ", "√": "\\sqrt", "½": "\\frac{1}{2}",
     "¼": "\\frac{1}{4}", "¾": "\\frac{3}{4}", "\u2009": "", "\u202f": "", "\u00a0": " ", "²": "^2", "³": "^3",
+    "±": "\\pm ", "∓": "\\mp ", "∈": "\\in ", "∅": "\\emptyset ", "ℝ": "\\mathbb{R}", "⋅": "\\cdot ",
+    "∗": "*", "′": "'", "∠": "\\angle ", "≦": "\\le ", "≧": "\\ge ", "⩽": "\\le ", "⩾": "\\ge ",
+    "\u2061": "", "\u200b": "",
 }
 _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _SQRT_UNICODE = re.compile(r"\\sqrt\s*(\d+(?:\.\d+)?|[a-zA-Z]|\([^()]*\))")
@@ -31,22 +35,34 @@ _FRAC_SHORT = re.compile(r"\\frac\s*(\d|[a-zA-Z]|\\pi)\s*(\d|[a-zA-Z]|\\pi)")
 _FRAC_SHORT_1 = re.compile(r"\\frac\s*(\d|[a-zA-Z])\s*(?=\{)")
 _SQRT_SHORT = re.compile(r"\\sqrt\s*(\d|[a-zA-Z])")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\degree(?![a-zA-Z])|\^\s*\{\s*\}")
-_PERCENT = re.compile(r"\\?%")
-_LEQ = re.compile(r"\\leq?(?![a-zA-Z])|\\leqslant")
-_GEQ = re.compile(r"\\geq?(?![a-zA-Z])|\\geqslant")
-_NEQ = re.compile(r"\\neq?(?![a-zA-Z])")
+_PERCENT = re.compile(r"\\?%|\s*\b(?:percent(?:age)?|pct)\b\.?", re.IGNORECASE)
+_LEQ = re.compile(r"\\leq?(?![a-zA-Z])|\\leqslant|\\le?q?slant|<=")
+_GEQ = re.compile(r"\\geq?(?![a-zA-Z])|\\geqslant|>=")
+_LT_GT = re.compile(r"\\([lg])t(?![a-zA-Z])")
+_NEQ = re.compile(r"\\neq?(?![a-zA-Z])|!=")
 _FONT = re.compile(r"\\(?:mathbf|textbf|mathrm|mathit|boldsymbol|bf|rm|operatorname)\s*\{([^{}]*)\}")
 _TEXT = re.compile(r"\\(?:text|textnormal|mbox|hbox|textit|texttt)\s*\{([^{}]*)\}")
 _UNIT_TAIL = re.compile(
-    r"(?<=[\d}).\s])\s*\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z\s.]*\}(?:\s*\^\s*\{?[23]\}?)?\s*$")
-_UNIT_WORDS = ("units", "unit", "cm", "m", "km", "mm", "inches", "inch", "in", "feet", "foot", "ft", "yards",
-               "miles", "meters", "meter", "degrees", "degree", "cents", "dollars", "square", "sq", "cubic",
-               "hours", "minutes", "seconds", "days", "mph", "pounds", "ounces", "grams", "kg", "liters")
-_WORD_CONNECTOR = re.compile(r"\s*\\text\s*\{\s*(?:or|and)\s*\}\s*|\s+(?:or|and)\s+")
-_LEAD_VAR = re.compile(r"^\s*(?:[a-zA-Z]|\\[a-zA-Z]+|[a-zA-Z]_\{?\w+\}?|[a-zA-Z]\([a-zA-Z]\))\s*(?:=|\\in)\s*(?=\S)")
+    r"(?<=[\d}).\s])\s*\\(?:text|mbox|mathrm|textbf|mathbf)\s*\{\s*(?![aApP]\.?\s*[mM]\.?\s*\})[a-zA-Z][a-zA-Z\s.]*\}"
+    r"(?:\s*\^\s*\{?[23]\}?)?\s*$")
+_ONE_CHAR_GROUP = re.compile(r"([_^])\{(\w)\}")
+_TRAILING_BACKSLASH = re.compile(r"(?<!\\)(?:\\\\|\\)\s*$")
+_UNIT_WORDS = frozenset((
+    "units", "unit", "cm", "m", "km", "mm", "inches", "inch", "in", "feet", "foot", "ft", "yards", "yard", "yd",
+    "miles", "mile", "meters", "meter", "metres", "metre", "degrees", "degree", "cents", "cent", "dollars",
+    "dollar", "square", "sq", "cubic", "hours", "hour", "hrs", "hr", "minutes", "minute", "mins", "min", "seconds",
+    "second", "sec", "s", "days", "day", "weeks", "week", "months", "month", "years", "year", "mph", "pounds",
+    "pound", "lbs", "lb", "ounces", "ounce", "oz", "grams", "gram", "g", "kg", "liters", "liter", "litres", "l",
+    "ml", "gallons", "gallon", "people", "students", "ways", "times"))
+# A unit glued to its number ("10weeks", "5cm"), or with a power ("10 cm^2"); multi-word units ("square units").
+_GLUED_UNIT = re.compile(r"(?<=\d)\s*([a-zA-Z]+)(?:\^\{?[23]\}?)?$")
+_WORD_CONNECTOR = re.compile(
+    r"\s*\\text\s*\{\s*(?:or|and)\s*\}\s*|\s+(?:or|and)\s+|(?<=[)\]}])\s*(?:or|and)\s*(?=[(\[\\{])")
+# A doubled backslash before a command (``\\frac`` from JSON-escaped text); not a matrix row break (``&`` rows).
+_DOUBLED = re.compile(r"\\\\(?=[a-zA-Z])")
 _CHOICE = re.compile(r"^\(?([A-E])\)?$")
 _SPACES = re.compile(r"\s+")
-_THOUSANDS = re.compile(r"^-?\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?$")
+_THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?$")
 
 
 def _unicode(s: str) -> str:
@@ -75,6 +91,9 @@ def strip_math_delimiters(s: str) -> str:
 def normalize(answer: str) -> str:
     """Canonical text of one extracted MATH answer (see module doc); long inputs are cut."""
     s = _unicode(answer[:MAX_ANSWER_CHARS])
+    if "\\\\" in s and "&" not in s:
+        s = _DOUBLED.sub(r"\\", s)
+    list_commas = ", " in s  # "32, 349" is a list; "32,349" a number
     s = s.replace("\\$", "")  # an escaped dollar is money, not math mode
     s = strip_math_delimiters(s)
     s = s.replace("$", "")
@@ -89,20 +108,26 @@ def normalize(answer: str) -> str:
     s = _LEQ.sub(r"\\le ", s)
     s = _GEQ.sub(r"\\ge ", s)
     s = _NEQ.sub(r"\\ne ", s)
+    s = _LT_GT.sub(lambda m: "<" if m.group(1) == "l" else ">", s) if "t" in s else s
     s = _strip_unit(s)
-    s = _WORD_CONNECTOR.sub(",", s) if ("or" in s or "and" in s) else s
+    s = _WORD_CONNECTOR.sub(", ", s) if ("or" in s or "and" in s) else s
     for _ in range(3):  # nested fonts/text, a few layers
         t = _TEXT.sub(r"\1", _FONT.sub(r"\1", s))
         if t == s:
             break
         s = t
     s = _strip_unit(s)  # units that were inside \\text{...}
+    if "," in s and any(c.isalpha() for c in s):
+        s = _strip_item_units(s)
     s = strip_math_delimiters(s)
-    s = _LEAD_VAR.sub("", s) if s.count("=") <= 1 and ("=" in s or "\\in" in s) else s
     s = _squeeze_spaces(s)
     s = s.replace("\\lbrace", "\\{").replace("\\rbrace", "\\}")
-    if _THOUSANDS.match(s):
-        s = s.replace(",", "").replace(" ", "")
+    if "{" in s:
+        s = _ONE_CHAR_GROUP.sub(r"\1\2", s)  # x_{1} -> x_1, 4210_{7} -> 4210_7, x^{2} -> x^2
+    if s.endswith("\\"):
+        s = _TRAILING_BACKSLASH.sub("", s)  # a stray line break: "185\\"
+    if _THOUSANDS.match(s):  # "1,000" is a number, "32, 349" a list of two
+        s = s.replace(",", ", ") if list_commas else s.replace(",", "").replace(" ", "")
     m = _CHOICE.match(s)
     if m:
         s = m.group(1)
@@ -139,15 +164,33 @@ def _keeps_space(s: str, start: int, end: int) -> bool:
 
 
 def _strip_unit(s: str) -> str:
-    """Drop a trailing unit written in ``\\text{}`` (``5\\text{ cm}^2``) when a value precedes it."""
+    """Drop a trailing unit after a value: ``5\\text{ cm}^2``, ``10 square units``, ``10weeks``, ``10 cm^2``."""
     m = _UNIT_TAIL.search(s)
     if m and s[:m.start()].strip():
         return s[:m.start()].rstrip()
-    # "5 cm" / "12 units": bare unit words after a number
-    head, _, last = s.rstrip().rpartition(" ")
-    if head and last.lower().rstrip(".") in _UNIT_WORDS and head.rstrip()[-1:].isdigit():
-        return head.rstrip()
+    out = s.rstrip()
+    for _ in range(3):  # "10 square units": one word at a time, a few words at most
+        m = _GLUED_UNIT.search(out)
+        if m and len(m.group(1)) >= 3 and m.group(1).lower() in _UNIT_WORDS and out[:m.start()].strip():
+            return out[:m.start()].rstrip()
+        head, _, last = out.rpartition(" ")
+        word = re.sub(r"\^\{?[23]\}?$", "", last.lower().rstrip("."))
+        if not head or word not in _UNIT_WORDS:
+            break
+        head = head.rstrip()
+        if head[-1:].isdigit():
+            return head
+        out = head
     return s
+
+
+def _strip_item_units(s: str) -> str:
+    """Units after each item of a list or set: ``{35 cm, 4}`` -> ``{35, 4}``."""
+    for open_, close in (("\\{", "\\}"), ("\\lbrace", "\\rbrace"), ("{", "}"), ("(", ")"), ("[", "]")):
+        if s.startswith(open_) and s.endswith(close):
+            inner = s[len(open_):len(s) - len(close)]
+            return open_ + ",".join(_strip_unit(x) for x in split_top(inner, ",")) + close
+    return ",".join(_strip_unit(x) for x in split_top(s, ","))
 
 
 def is_text_answer(s: str) -> bool:
@@ -157,3 +200,28 @@ def is_text_answer(s: str) -> bool:
     parses such strings as products of symbols, so ``Evelyn`` would equal ``Evlyne``.
     """
     return len(s) >= 3 and s.isalpha() and s.isascii() and any(c in "aeiouyAEIOUY" for c in s)
+
+
+def split_top(s: str, sep: str) -> list[str]:
+    """Split ``s`` on ``sep`` outside any brackets (``\\{`` ``\\}`` count as brackets)."""
+    if sep not in s:
+        return [s]
+    parts, depth, start, i, n = [], 0, 0, 0, len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\" and i + 1 < n and s[i + 1] in "{}":
+            depth += 1 if s[i + 1] == "{" else -1
+            i += 2
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and s.startswith(sep, i) and not (sep[0] == "\\" and s[i + len(sep):i + len(sep) + 1].isalpha()):
+            parts.append(s[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    parts.append(s[start:])
+    return [x.strip() for x in parts]

@@ -19,6 +19,10 @@ _WRAPPERS = re.compile(
 _UNIT_LATEX = re.compile(r"(?:\s|\\[,;:! ])*\\(?:text|mbox|mathrm)\s*\{[^{}]*\}\s*(?:\^\s*\{?[23]\}?)?$")
 _UNIT_WORDS = re.compile(r"\s*(?:/|per\s+)?\s*[a-zA-Z][a-zA-Z .'/-]*\s*(?:\^\s*\{?[23]\}?)?$")
 _THOUSANDS_SEP = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\!|\\ |\\thinspace|\u2009|\u202f|\u00a0|,|'|_)(?=\d{3}(?!\d))")
+# Decimal comma (European style) only where a thousands separator is impossible: not exactly three digits
+# after it, or a leading 0 ("0,111"). "1,234" stays one thousand two hundred thirty-four.
+_DECIMAL_COMMA = re.compile(r"[-+]?(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)")
+_SPACE_GROUPS = re.compile(r"[-+]?\d{1,3}(?: \d{3})+(?:\.\d+)?")
 _DEGREES = re.compile(r"\s*(?:\^\s*\{?\\circ\}?|\^\s*\\circ|°|\\degree)\s*$")
 
 _PLAIN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -91,6 +95,10 @@ def parse_number(text: str, *, units: bool = True) -> Fraction | None:
         t = _UNIT_WORDS.sub("", s)
         if t and t != s and t[-1].isdigit():
             s = t
+    if "," in s and _DECIMAL_COMMA.fullmatch(s):
+        s = s.replace(",", ".")  # 1,22 / 0,111 / 1000,99: a comma that cannot separate thousands
+    elif " " in s and _SPACE_GROUPS.fullmatch(s):
+        s = s.replace(" ", "")  # 1 000 000
     s = _THOUSANDS_SEP.sub("", s) if "," in s or "\\" in s or "'" in s or "_" in s or "\u2009" in s else s
     s = s.strip()
     if s[:1] == "{" and s[-1:] == "}":

@@ -45,8 +45,11 @@ def equal(gold: str, answer: str, rel_tol: float) -> bool:
 
 def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
     """Equality of two parsed answers: expressions, equations, relations, matrices and sets."""
+    g, a = _evaluated(g), _evaluated(a)
     if g == a:
         return True
+    if _undefined(g) or _undefined(a):
+        return False  # an undefined value (zoo, nan) equals nothing
     if isinstance(g, Rel) or isinstance(a, Rel):
         if type(g) is not type(a):
             return False
@@ -68,7 +71,28 @@ def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
     return False
 
 
+def _evaluated(x: Basic) -> Basic:
+    """Matrix arithmetic carried out (``A + B``, ``AB``), so it compares as the matrix it equals."""
+    if isinstance(x, sympy.MatrixExpr) and not isinstance(x, MatrixBase):
+        try:
+            return x.doit()
+        except Exception:  # noqa: BLE001 - shapes that do not fit: leave it unevaluated (never equal)
+            return x
+    return x
+
+
+def _undefined(x: Basic) -> bool:
+    return isinstance(x, Basic) and (x.has(sympy.zoo) or x.has(sympy.nan))
+
+
+def _non_finite(x: Expr) -> bool:
+    return bool(x.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan))
+
+
 def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
+    if _non_finite(g) or _non_finite(a):
+        # |a - b| <= tol * max(|a|, |b|) holds whenever a side is infinite: infinities equal only themselves
+        return not _undefined(g) and g == a
     diff = g - a
     if diff == 0:
         return True
@@ -77,7 +101,7 @@ def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
     free = diff.free_symbols
     if not free:
         vg, va = sympy.N(g, 50), sympy.N(a, 50)
-        if not (vg.is_number and va.is_number):
+        if not (vg.is_number and va.is_number) or _non_finite(vg) or _non_finite(va):
             return False
         tol = rel_tol if (g.has(sympy.Float) or a.has(sympy.Float)) else EXACT_REL_TOL
         scale = max(abs(vg), abs(va))
@@ -90,7 +114,7 @@ def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
     for _ in range(_SAMPLES):
         point = {s: sympy.Rational(rng.randint(1, 97), rng.randint(1, 13)) for s in symbols}
         vg, va = sympy.N(g.subs(point), 30), sympy.N(a.subs(point), 30)
-        if not (vg.is_number and va.is_number):
+        if not (vg.is_number and va.is_number) or _non_finite(vg) or _non_finite(va):
             return False
         scale = max(abs(vg), abs(va), sympy.Float(1e-30))
         if abs(vg - va) > max(rel_tol, 1e-12) * scale:

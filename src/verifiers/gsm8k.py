@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from verifiers._config import DEFAULT_MAX_CHARS, ScorerConfig
-from verifiers._extract import HEDGE_GAP, Extraction, find_answer, grader_note
+from verifiers._extract import FALLBACK_MARKERS, HEDGE_GAP, Extraction, cut_debris, find_answer, grader_note
 from verifiers._format_parts import format_parts
 from verifiers._numbers import format_number, parse_number
 from verifiers._rewards import combine
@@ -106,6 +106,8 @@ def _fast_path(response: str, gold: str) -> Score | None:
     # another #### close before it may be a hedge: the general path decides
     if i < 0 or len(response) > DEFAULT_MAX_CHARS or response.find("####", max(0, i - HEDGE_GAP - 8), i) >= 0:
         return None
+    if "<" in response and len(cut_debris(response)) < len(response):
+        return None  # chat-template debris: the general path cuts it first
     j = response.find("\n", i)
     content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
     if _SIMPLE_INT.fullmatch(content) is None:
@@ -162,12 +164,12 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
-    text = response[-cfg.max_chars:]
+    text = cut_debris(response)[-cfg.max_chars:]
     note = grader_note(text) if _may_address_grader(text) else -1
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]
     strict = cfg.mode == "strict"
-    markers = tuple(m for m in cfg.markers if not (strict and m == "last_number"))
+    markers = tuple(m for m in cfg.markers if not (strict and m in FALLBACK_MARKERS))
     found = find_answer(text, markers, cfg.tags, _same_for_hedge)
     parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
     gold_key = _gold_key(gold)

@@ -7,11 +7,13 @@ Example:
     >>> math.equivalent("0.\\\\overline{3}", "\\\\frac{1}{3}")
     True
 
-Fast exact paths (string, structure, exact arithmetic) run in-process; only answers that need algebra go
-to sympy, in worker processes with a hard deadline (``Config.timeout``, default 1 s; see
-``verifiers._workers``). The first symbolic check in a process starts those workers once (about a
-second); call ``warm_up()`` to pay that up front. Where this differs from Math-Verify on purpose:
-``evals/accuracy/README.md``.
+The final answer is found (``verifiers._extract``), normalized the same way as the gold
+(``verifiers._normalize``), parsed into a typed answer (``verifiers._answer``: numbers, expressions, tuples,
+sets, intervals, relations, equations, matrices, ``\\pm``, text) and compared kind by kind
+(``verifiers._equivalence``). Expressions are compared in-process by exact arithmetic or by evaluating both sides
+at random points (``verifiers._evaluate``); only what that cannot settle goes to sympy, in worker processes with
+a hard deadline (``Config.timeout``, default 1 s; see ``verifiers._workers``). Where this differs from
+Math-Verify on purpose: ``evals/accuracy/README.md``.
 
 Inside this package, ``import math`` still means the standard library (absolute imports); this module is
 ``verifiers.math``.
@@ -19,18 +21,26 @@ Inside this package, ``import math`` still means the standard library (absolute 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from verifiers import _arith
+from verifiers._answer import Answer, Coll, Eq, Expr, parse_answer
 from verifiers._config import DEFAULT_TIMEOUT, ScorerConfig
-from verifiers._equivalence import compare
-from verifiers._extract import boxes, find_answer, grader_note
+from verifiers._equivalence import SymbolicUnavailable, compare, compare_answers
+from verifiers._evaluate import TooLarge, Undefined, constant_value
+from verifiers._extract import (
+    FALLBACK_MARKERS,
+    answer_in_statement,
+    boxes,
+    cut_debris,
+    find_answer,
+    grader_note,
+)
 from verifiers._format_parts import format_parts
+from verifiers._latex_expr import free_symbols
 from verifiers._normalize import normalize
 from verifiers._numbers import parse_number
 from verifiers._rewards import combine
@@ -46,8 +56,8 @@ class Config(ScorerConfig):
 
     Attributes:
         markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
-            ``final_answer``, ``last_number``; see ``verifiers._extract``).
-        mode: ``"flexible"`` (default) may fall back to the last number; ``"strict"`` needs an explicit marker.
+            ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers._extract``).
+        mode: ``"flexible"`` (default) may fall back to the last expression; ``"strict"`` needs an explicit marker.
         rel_tol: relative tolerance when a value is irrational (``\\sqrt{2}`` vs ``1.41421356237``);
             rationals are always compared exactly, so ``2^{-70}`` and ``2^{-71}`` differ.
         timeout: seconds the symbolic (sympy) step of one verdict may take; ``status="timeout"`` after.
@@ -57,18 +67,14 @@ class Config(ScorerConfig):
         tags: thinking/answer tags for the ``answer_tag`` marker and the format parts.
     """
 
-    markers: tuple[str, ...] = ("answer_tag", "boxed", "final_answer", "hash", "last_number")
+    markers: tuple[str, ...] = ("answer_tag", "boxed", "final_answer", "hash", "last_expression")
     task: ClassVar[str] = "math"
     rel_tol: float = 1e-9
 
 
 _DEFAULT = Config()
-_GOLDS: dict[str, str] = {}
+_GOLDS: dict[str, tuple[str, Answer | None]] = {}
 _GOLD_CACHE_MAX = 100_000
-
-
-class _Unavailable(Exception):
-    """No symbolic worker can run in this process (reported as ``status="error"``, never as wrong)."""
 
 
 def score(response: str, gold: str, *, config: Config | None = None) -> Score:
@@ -95,19 +101,48 @@ def score(response: str, gold: str, *, config: Config | None = None) -> Score:
                      f"scorer error {type(e).__name__}: {e}"[:300])
 
 
-def _gold_key(gold: str) -> str:
-    key = _GOLDS.get(gold)
-    if key is None:
-        text = gold
+def _gold(gold: str) -> tuple[str, Answer | None]:
+    """The gold's normalized text and typed answer (cached: RL scores each gold many times).
+
+    A gold may be the bare answer, a solution with boxes (the final group of boxes: several boxes are one
+    multi-part answer), or a solution in prose without a box (read like a response: "Final Answer: ...").
+    """
+    got = _GOLDS.get(gold)
+    if got is None:
+        parts: tuple[str, ...] = (gold,)
         if "box" in gold:
-            found, _ = boxes(gold)
-            if found:
-                text = found[-1][0]
-        key = normalize(text)
+            found = find_answer(gold, ("boxed",), _DEFAULT.tags, _same_text)
+            if found is not None and found.text:
+                parts = found.parts or (found.text,)
+        elif len(gold) > 80 and " " in gold.strip():
+            found = find_answer(cut_debris(gold), _PROSE_MARKERS, _DEFAULT.tags)
+            if found is not None and found.text:
+                parts = (_answer_text(found.marker, found.text),)
+        keys = [normalize(p) for p in parts]
+        key = ", ".join(k for k in keys if k)
+        if len(keys) > 1:
+            typed: Answer | None = Coll(tuple(_flatten(parse_answer(k) for k in keys if k)), bare=True)
+        else:
+            typed = parse_answer(key) if key else None
+        got = (key, typed)
         if len(_GOLDS) >= _GOLD_CACHE_MAX:
             _GOLDS.clear()
-        _GOLDS[gold] = key
-    return key
+        _GOLDS[gold] = got
+    return got
+
+
+_PROSE_MARKERS = ("answer_tag", "final_answer", "last_expression")
+
+
+def _same_text(a: str, b: str) -> bool:
+    return normalize(a) == normalize(b)
+
+
+def _multi_valued(answer: Answer | None) -> bool:
+    """Whether a gold lists several values (``-1, 4``, ``\\{1, 2\\}``, ``x = \\pm 3``), so several boxes may state it."""
+    if isinstance(answer, Eq) and answer.is_label:
+        answer = answer.value
+    return isinstance(answer, Coll) and len(answer.items) > 1
 
 
 def _hedge_key(text: str) -> str:
@@ -116,27 +151,14 @@ def _hedge_key(text: str) -> str:
     value = parse_number(norm, units=False)
     if value is not None:
         return str(value)
-    try:
-        v = _arith.evaluate(norm)
-    except (_arith.NotArithmetic, ArithmeticError, ValueError, RecursionError):
-        return norm
-    return str(v) if isinstance(v, Fraction) else f"{v:.12g}"
-
-
-_DOLLAR_SPAN = re.compile(r"\$([^$]+)\$")
-
-
-def _inner_answer(text: str) -> str:
-    """The math inside an answer block or phrase: its last box, else its last ``$...$`` span."""
-    if "box" in text:
-        found, unclosed = boxes(text)
-        if found and not unclosed:
-            return found[-1][0]
-    if text.count("$") >= 2 and not (text.startswith("$") and text.endswith("$") and text.count("$") == 2):
-        spans = _DOLLAR_SPAN.findall(text)
-        if spans:
-            return spans[-1]
-    return text
+    answer = parse_answer(norm)
+    if isinstance(answer, Expr) and answer.tree is not None and not free_symbols(answer.tree):
+        try:
+            v = constant_value(answer.tree)
+        except (Undefined, TooLarge):
+            return norm
+        return str(v) if isinstance(v, Fraction) else str(v)[:40]
+    return norm
 
 
 def _same_answer(a: str, b: str, deadline: float) -> bool:
@@ -149,7 +171,7 @@ def _same_answer(a: str, b: str, deadline: float) -> bool:
     try:
         return compare(normalize(a), normalize(b), rel_tol=_DEFAULT.rel_tol, deadline=deadline,
                        symbolic=_symbolic) == "equal"
-    except _Unavailable:
+    except SymbolicUnavailable:
         return False
 
 
@@ -160,8 +182,19 @@ def _symbolic(gold: str, answer: str, rel_tol: float, seconds: float) -> bool | 
     if status == "timeout":
         return None
     if status == "unavailable":
-        raise _Unavailable(result)
+        raise SymbolicUnavailable(result)
     return False  # the CAS could not parse or prove it: not shown equal
+
+
+def _answer_text(marker: str, text: str) -> str:
+    """The math of an extracted answer: a box inside an answer block wins, else the statement's value."""
+    if marker == "answer_tag":
+        if "box" in text:
+            found, unclosed = boxes(text)
+            if found and not unclosed:
+                return found[-1][0]
+        return answer_in_statement(text)
+    return text
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:
@@ -169,11 +202,11 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
-    text = response[-cfg.max_chars:]
+    text = cut_debris(response)[-cfg.max_chars:]
     note = grader_note(text)
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]
-    markers = tuple(m for m in cfg.markers if not (cfg.mode == "strict" and m == "last_number"))
+    markers = tuple(m for m in cfg.markers if not (cfg.mode == "strict" and m in FALLBACK_MARKERS))
     deadline = time.monotonic() + cfg.timeout  # one budget for the whole verdict
 
     def same(a: str, b: str) -> bool:
@@ -187,20 +220,28 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         parts["correctness"] = 1.0 if correct else 0.0
         return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)  # type: ignore[arg-type]
 
-    gold_key = _gold_key(gold)
-    if not gold_key:
+    gold_key, gold_answer = _gold(gold)
+    if gold_answer is None:
         return done(False, "gold_unparseable", None, f"gold {gold[:60]!r} is empty after normalization")
     if found is None or not found.text:
         why = found.refusal if found is not None and found.refusal else "no answer marker found"
         return done(False, "no_answer", None, why)
-    answer = normalize(_inner_answer(found.text))
-    if not answer:
+    refusal = found.refusal
+    if len(found.parts) > 1 and refusal.startswith("hedged") and _multi_valued(gold_answer):
+        # several boxes for a gold with several values: together they are one answer (a set)
+        answer = ", ".join(normalize(p) for p in found.parts)
+        typed = Coll(tuple(_flatten(parse_answer(normalize(p)) for p in found.parts)), bare=True)
+        refusal = ""
+    else:
+        answer = normalize(_answer_text(found.marker, found.text))
+        typed = parse_answer(answer) if answer else None
+    if typed is None:
         return done(False, "no_answer", None, f"{found.marker} answer is empty")
-    if found.refusal:
-        return done(False, "incorrect", answer, found.refusal)
+    if refusal:
+        return done(False, "incorrect", answer, refusal)
     try:
-        verdict = compare(gold_key, answer, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic)
-    except _Unavailable as e:
+        verdict = compare_answers(gold_answer, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic)
+    except SymbolicUnavailable as e:
         return done(False, "error", answer, f"symbolic check unavailable: {e}"[:300])
     if verdict == "timeout":
         return done(False, "timeout", answer, f"symbolic check exceeded {cfg.timeout:g}s")
@@ -209,6 +250,16 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if note >= 0:
         return done(False, "incorrect", answer, "response addresses the grader; no credit")
     return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
+
+
+def _flatten(answers: object) -> list[Answer]:
+    out: list[Answer] = []
+    for a in answers:  # type: ignore[attr-defined]
+        if isinstance(a, Coll):
+            out.extend(a.items)
+        elif a is not None:
+            out.append(a)
+    return out
 
 
 def equivalent(a: str, b: str) -> bool:
@@ -226,7 +277,7 @@ def equivalent(a: str, b: str) -> bool:
             return False
         deadline = time.monotonic() + DEFAULT_TIMEOUT
         return compare(na, nb, rel_tol=_DEFAULT.rel_tol, deadline=deadline, symbolic=_symbolic) == "equal"
-    except Exception:  # noqa: BLE001 - majority voting must never crash on odd text
+    except Exception:  # noqa: BLE001 - majority voting must never crash on odd text (or no CAS worker)
         return False
 
 

@@ -1,0 +1,509 @@
+"""Values of expression trees (``verifiers._latex_expr``), exactly or to ~75 digits, and comparison by sampling.
+
+Two expressions are compared by evaluating both at the same random points (Schwartz–Zippel):
+
+- **Exact mode.** When both trees are rational functions of their variables (``+ - * /``, integer powers,
+  perfect roots), they are evaluated with `fractions.Fraction` at random rational points. A difference at
+  any point proves them different; agreement at ``POINTS`` points is accepted as equality: a non-zero rational
+  function whose numerator has degree ``d`` vanishes at a point drawn uniformly from ``S^n`` with probability at
+  most ``d/|S|`` (Schwartz–Zippel), here ``|S| > 10^6`` and ``d`` is bounded by the token budget, so a false
+  "equal" has probability below ``(d/10^6)^POINTS`` (< 1e-20 for ``d <= 100``).
+- **Approximate mode.** Otherwise (``\\pi``, ``e``, ``i``, radicals, trigonometric and logarithmic functions) at
+  ``PRECISION_BITS`` bits with mpmath in a private context. A relative difference above ``DIFFERENT_REL`` at a
+  point proves them different; agreement below ``AGREE_REL`` at every point is "agree"; anything in between, a
+  value beyond ``MAX_MAGNITUDE``, or too few points inside both domains is "unknown" and goes to the CAS.
+
+Domain errors (division by zero, logarithms of non-positive numbers, even roots of negatives) reject the point and
+another is drawn; they never decide. Constant expressions take a single evaluation. An undefined constant
+(``\\frac{3}{0}``, ``0^0``) is `Undefined`: it equals nothing.
+"""
+
+from __future__ import annotations
+
+import math as _m
+import random
+import zlib
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, Literal
+
+import mpmath
+
+from verifiers._latex_expr import Node, free_symbols
+
+POINTS = 5
+MAX_ATTEMPTS = 40
+PRECISION_BITS = 256
+AGREE_REL = mpmath.mpf(2) ** -190  # ~1e-57
+DIFFERENT_REL = mpmath.mpf(10) ** -12
+MAX_MAGNITUDE_BITS = 4096  # |values| beyond 2^4096 (or below its inverse) are too large to judge numerically
+MAX_EXACT_BITS = 20_000  # exact powers and factorials stop here
+MAX_FACTORIAL = 2_000
+
+_CTX = mpmath.MPContext()
+_CTX.prec = PRECISION_BITS
+POS_INF = _CTX.inf
+NEG_INF = _CTX.ninf
+
+Value = Fraction | Any  # Fraction, or an mpf/mpc of _CTX
+Outcome = Literal["equal", "different", "agree", "unknown"]
+
+
+class Undefined(ArithmeticError):
+    """The expression has no value here (division by zero, log of a non-positive number, ...)."""
+
+
+class Inexact(Exception):
+    """The value is not a rational number (or is too large to compute exactly)."""
+
+
+class TooLarge(Exception):
+    """A value is beyond the numeric budget: no verdict from numbers."""
+
+
+def is_rational_tree(node: Node) -> bool:
+    """Whether ``node`` uses only rational operations (so exact evaluation may succeed at every point)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kind = n[0]
+        if kind == "const":
+            return False
+        if kind in ("fn", "log"):
+            return False
+        if kind == "pow" and n[2][0] != "num" and not (n[2][0] == "neg" and n[2][1][0] == "num"):
+            return False
+        if kind == "root":
+            return False
+        if kind not in ("num", "sym"):
+            stack.extend(x for x in n[1:] if isinstance(x, tuple))
+    return True
+
+
+def has_imaginary(node: Node) -> bool:
+    """Whether the imaginary unit ``i`` appears."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n == ("const", "i"):
+            return True
+        if n[0] not in ("num", "sym", "const"):
+            stack.extend(x for x in n[1:] if isinstance(x, tuple))
+    return False
+
+
+# ------------------------------------------------------------------------------------------------ exact
+
+
+def exact(node: Node, env: dict[str, Any]) -> Fraction:
+    """The exact rational value of ``node`` with variables from ``env`` (``Fraction`` values).
+
+    Raises:
+        Undefined: no value here. Inexact: irrational, or beyond the exact budget.
+    """
+    kind = node[0]
+    if kind == "num":
+        return node[1]
+    if kind == "sym":
+        v = env.get(node[1])
+        if v is None:
+            raise Inexact(node[1])
+        return v
+    if kind == "add":
+        return exact(node[1], env) + exact(node[2], env)
+    if kind == "sub":
+        return exact(node[1], env) - exact(node[2], env)
+    if kind == "mul":
+        return exact(node[1], env) * exact(node[2], env)
+    if kind == "div":
+        num, den = exact(node[1], env), exact(node[2], env)
+        if den == 0:
+            raise Undefined("division by zero")
+        return num / den
+    if kind == "neg":
+        return -exact(node[1], env)
+    if kind == "pow":
+        return _exact_pow(exact(node[1], env), exact(node[2], env))
+    if kind == "root":
+        return _exact_root(exact(node[1], env), exact(node[2], env))
+    if kind == "fact":
+        n = exact(node[1], env)
+        if n.denominator != 1 or n < 0:
+            raise Undefined("factorial of a non-natural number")
+        if n > MAX_FACTORIAL:
+            raise Inexact("factorial too large")
+        return Fraction(_m.factorial(int(n)))
+    if kind == "binom":
+        n, k = exact(node[1], env), exact(node[2], env)
+        if n.denominator != 1 or k.denominator != 1 or n < 0 or n > 100_000:
+            raise Inexact("binomial of non-naturals")
+        return Fraction(_m.comb(int(n), int(k))) if k >= 0 else Fraction(0)
+    if kind == "fn" and node[1] in ("abs", "floor", "ceil"):
+        v = exact(node[2], env)
+        return abs(v) if node[1] == "abs" else Fraction(_m.floor(v) if node[1] == "floor" else _m.ceil(v))
+    raise Inexact(kind)
+
+
+def _exact_pow(base: Fraction, e: Fraction) -> Fraction:
+    if e.denominator != 1:
+        root = _rational_root(base, e.denominator)
+        if root is None:
+            raise Inexact("irrational power")
+        base, e = root, Fraction(e.numerator)
+    n = e.numerator
+    if base == 0:
+        if n <= 0:
+            raise Undefined("zero to a non-positive power")
+        return Fraction(0)
+    bits = max(abs(base.numerator).bit_length(), base.denominator.bit_length())
+    if bits * abs(n) > MAX_EXACT_BITS:
+        raise Inexact("power too large to evaluate exactly")
+    return base**n
+
+
+def _exact_root(radicand: Fraction, index: Fraction) -> Fraction:
+    if index.denominator != 1 or not 2 <= index <= 64:
+        raise Inexact("root index")
+    n = int(index)
+    if radicand < 0:
+        if n % 2 == 0:
+            raise Undefined("even root of a negative number")
+        r = _rational_root(-radicand, n)
+        if r is None:
+            raise Inexact("irrational root")
+        return -r
+    r = _rational_root(radicand, n)
+    if r is None:
+        raise Inexact("irrational root")
+    return r
+
+
+def _rational_root(value: Fraction, n: int) -> Fraction | None:
+    """The exact non-negative ``n``-th root of ``value``, or ``None`` (also for negatives and huge values)."""
+    if value < 0 or n > 64:
+        return None
+    num, den = _int_root(value.numerator, n), _int_root(value.denominator, n)
+    return None if num is None or den is None else Fraction(num, den)
+
+
+def _int_root(x: int, n: int) -> int | None:
+    if x < 2:
+        return x
+    if x.bit_length() > 8192:
+        return None
+    r = 1 << ((x.bit_length() + n - 1) // n)  # Newton from above
+    while True:
+        s = ((n - 1) * r + x // r ** (n - 1)) // n
+        if s >= r:
+            break
+        r = s
+    return r if r**n == x else None
+
+
+# ----------------------------------------------------------------------------------------- approximate
+
+
+def approx(node: Node, env: dict[str, Any], complex_ok: bool = False) -> Any:
+    """The value of ``node`` to ``PRECISION_BITS`` bits (real unless ``complex_ok``).
+
+    Raises:
+        Undefined: outside the domain (real mode: also any non-real intermediate value). TooLarge: over budget.
+    """
+    v = _approx(node, env, complex_ok)
+    _check(v, complex_ok)
+    return v
+
+
+def _check(v: Any, complex_ok: bool) -> Any:
+    ctx = _CTX
+    if isinstance(v, Fraction):
+        return v
+    if ctx.isnan(v):
+        raise Undefined("not a number")
+    if ctx.isinf(v):
+        return v
+    if type(v) is ctx.mpc:
+        if not complex_ok:
+            if v.imag != 0:
+                raise Undefined("non-real value")
+            v = v.real
+        elif ctx.isinf(v.real) or ctx.isinf(v.imag):
+            raise Undefined("complex infinity")
+    if v != 0 and abs(ctx.mag(v)) > MAX_MAGNITUDE_BITS:
+        raise TooLarge("magnitude")
+    return v
+
+
+def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
+    ctx = _CTX
+    kind = node[0]
+    if kind == "num":
+        return ctx.mpf(node[1].numerator) / node[1].denominator
+    if kind == "sym":
+        v = env.get(node[1])
+        if v is None:
+            raise Undefined(f"no value for {node[1]}")
+        return v
+    if kind == "const":
+        name = node[1]
+        if name == "pi":
+            return +ctx.pi
+        if name == "e":
+            return +ctx.e
+        if name == "inf":
+            return ctx.inf
+        if not cx:
+            raise Undefined("imaginary unit in real mode")
+        return ctx.mpc(0, 1)
+    if kind in ("add", "sub", "mul", "div"):
+        a = _check(_approx(node[1], env, cx), cx)
+        b = _check(_approx(node[2], env, cx), cx)
+        if kind == "add":
+            return a + b
+        if kind == "sub":
+            return a - b
+        if kind == "mul":
+            if (ctx.isinf(a) and b == 0) or (ctx.isinf(b) and a == 0):
+                raise Undefined("0 * infinity")
+            return a * b
+        if b == 0:
+            raise Undefined("division by zero")
+        return a / b
+    if kind == "neg":
+        return -_check(_approx(node[1], env, cx), cx)
+    if kind == "pow":
+        return _approx_pow(_check(_approx(node[1], env, cx), cx), _check(_approx(node[2], env, cx), cx), cx)
+    if kind == "root":
+        x = _check(_approx(node[1], env, cx), cx)
+        n = _check(_approx(node[2], env, cx), cx)
+        if n != int(n) or not 2 <= n <= 64:
+            raise Undefined("root index")
+        if not cx and x < 0:
+            if int(n) % 2 == 0:
+                raise Undefined("even root of a negative number")
+            return -ctx.root(-x, int(n))
+        return ctx.root(x, int(n))
+    if kind == "fact":
+        x = _check(_approx(node[1], env, cx), cx)
+        if x != int(x) or x < 0:
+            raise Undefined("factorial of a non-natural number")
+        if x > 10**6:
+            raise TooLarge("factorial")
+        return ctx.factorial(x)
+    if kind == "binom":
+        n = _check(_approx(node[1], env, cx), cx)
+        k = _check(_approx(node[2], env, cx), cx)
+        if n != int(n) or k != int(k) or n < 0 or n > 10**6:
+            raise Undefined("binomial of non-naturals")
+        return ctx.binomial(n, k) if k >= 0 else ctx.mpf(0)
+    if kind == "log":
+        base = _check(_approx(node[1], env, cx), cx)
+        x = _check(_approx(node[2], env, cx), cx)
+        return _log(x, cx) / _nonzero(_log(base, cx))
+    if kind == "fn":
+        return _function(node[1], _check(_approx(node[2], env, cx), cx), cx)
+    raise Undefined(f"unknown node {kind}")
+
+
+def _nonzero(v: Any) -> Any:
+    if v == 0:
+        raise Undefined("division by zero")
+    return v
+
+
+def _log(x: Any, cx: bool) -> Any:
+    if x == 0 or _CTX.isinf(x) or (not cx and x < 0):
+        raise Undefined("logarithm outside its domain")
+    return _CTX.ln(x)
+
+
+def _approx_pow(base: Any, e: Any, cx: bool) -> Any:
+    ctx = _CTX
+    if ctx.isinf(base) or ctx.isinf(e):
+        raise Undefined("power with an infinity")
+    if base == 0:
+        if (not cx or e.imag == 0) and ctx.re(e) > 0:
+            return ctx.mpf(0)
+        raise Undefined("zero to a non-positive power")
+    if abs(ctx.re(e)) * max(1, abs(ctx.mag(base))) > 4 * MAX_MAGNITUDE_BITS:
+        raise TooLarge("power")
+    if not cx:
+        if base < 0 and e != int(e):
+            raise Undefined("negative base, fractional exponent")
+        return ctx.power(base, e)
+    return ctx.power(base, e)
+
+
+_REAL_DOMAIN: dict[str, Callable[[Any], bool]] = {
+    "arcsin": lambda x: -1 <= x <= 1, "arccos": lambda x: -1 <= x <= 1,
+    "arcsec": lambda x: abs(x) >= 1, "arccsc": lambda x: abs(x) >= 1,
+}
+
+
+def _function(name: str, x: Any, cx: bool) -> Any:
+    ctx = _CTX
+    if ctx.isinf(x):
+        raise Undefined("function of an infinity")
+    if name == "abs":
+        return abs(x)
+    if name in ("floor", "ceil"):
+        if cx and x.imag != 0:
+            raise Undefined("floor of a complex number")
+        return ctx.floor(ctx.re(x)) if name == "floor" else ctx.ceil(ctx.re(x))
+    if name in ("ln", "log"):
+        return _log(x, cx)
+    if not cx and name in _REAL_DOMAIN and not _REAL_DOMAIN[name](x):
+        raise Undefined(f"{name} outside its domain")
+    if abs(ctx.re(x)) > 10**6 and name in ("exp", "sinh", "cosh", "tanh"):
+        raise TooLarge(name)
+    fn = {"sin": ctx.sin, "cos": ctx.cos, "tan": ctx.tan, "cot": ctx.cot, "sec": ctx.sec, "csc": ctx.csc,
+          "arcsin": ctx.asin, "arccos": ctx.acos, "arctan": ctx.atan, "arccot": ctx.acot, "arcsec": ctx.asec,
+          "arccsc": ctx.acsc, "sinh": ctx.sinh, "cosh": ctx.cosh, "tanh": ctx.tanh, "coth": ctx.coth,
+          "exp": ctx.exp}.get(name)
+    if fn is None:
+        raise Undefined(f"unknown function {name}")
+    try:
+        return fn(x)
+    except (ZeroDivisionError, ValueError) as err:
+        raise Undefined(str(err)) from None
+
+
+# ------------------------------------------------------------------------------------------- constants
+
+
+def constant_value(node: Node) -> Value:
+    """The value of a constant expression: a ``Fraction`` when exact, else a number of the mpmath context.
+
+    Raises:
+        Undefined: it has no value (``\\frac{1}{0}``). TooLarge: beyond the numeric budget.
+    """
+    try:
+        return exact(node, {})
+    except Inexact:
+        pass
+    return approx(node, {}, complex_ok=has_imaginary(node))
+
+
+def values_agree(a: Value, b: Value, rel_tol: float) -> Outcome:
+    """"agree", "different" or "unknown" for two values (``rel_tol`` > 0: one side is a decimal approximation)."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return "agree" if a == b else "different"
+    ctx = _CTX
+    x = a if not isinstance(a, Fraction) else ctx.mpf(a.numerator) / a.denominator
+    y = b if not isinstance(b, Fraction) else ctx.mpf(b.numerator) / b.denominator
+    if ctx.isinf(x) or ctx.isinf(y):
+        return "agree" if x == y else "different"
+    diff = abs(x - y)
+    scale = max(abs(x), abs(y))
+    if scale == 0 or diff == 0:
+        return "agree"
+    rel = diff / scale
+    if rel_tol > 0:
+        return "agree" if rel <= rel_tol else "different"
+    if rel <= AGREE_REL:
+        return "agree"
+    return "different" if rel > DIFFERENT_REL else "unknown"
+
+
+# -------------------------------------------------------------------------------------------- sampling
+
+
+def _points(names: Sequence[str], rng: random.Random, exact_mode: bool, positive: bool) -> dict[str, Any]:
+    env: dict[str, Any] = {}
+    for name in names:
+        num = rng.randint(1, 10**4) if positive else rng.choice((-1, 1)) * rng.randint(1, 10**4)
+        den = rng.randint(1, 997)
+        v = Fraction(num, den * (100 if not exact_mode else 1))
+        env[name] = v if exact_mode else _CTX.mpf(v.numerator) / v.denominator
+    return env
+
+
+def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Value, Value], Outcome] | None = None,
+                   seed_text: str = "") -> tuple[Outcome, bool]:
+    """Compare two trees at random points; returns (outcome, rigorous).
+
+    ``outcome``: "equal" (constants, or exact-mode agreement: ``rigorous`` True), "agree" (approximate agreement
+    at every point, to be confirmed by the CAS), "different" or "unknown". ``relation(vg, va)`` replaces
+    value agreement (used for equations: proportional sides).
+    """
+    names = sorted(free_symbols(g) | free_symbols(a))
+    agree = relation or (lambda x, y: values_agree(x, y, rel_tol))
+    if not names:
+        try:
+            vg, va = constant_value(g), constant_value(a)
+        except (Undefined, TooLarge, Inexact):
+            return "unknown", False
+        out = agree(vg, va)
+        if out == "agree":
+            both_exact = isinstance(vg, Fraction) and isinstance(va, Fraction)
+            if both_exact or _moderate(vg) and _moderate(va):
+                return "equal", True
+            return "unknown", False
+        return out, out == "different"
+    exact_mode = is_rational_tree(g) and is_rational_tree(a)
+    cx = has_imaginary(g) or has_imaginary(a)
+    rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
+    good = 0
+    for attempt in range(MAX_ATTEMPTS):
+        env = _points(names, rng, exact_mode, positive=attempt % 2 == 1)
+        try:
+            if exact_mode:
+                try:
+                    vg, va = exact(g, env), exact(a, env)
+                except Inexact:
+                    exact_mode = False
+                    continue
+            else:
+                vg, va = approx(g, env, cx), approx(a, env, cx)
+        except Undefined:
+            continue
+        except TooLarge:
+            return "unknown", False
+        out = agree(vg, va)
+        if out == "different":
+            return "different", True
+        if out == "unknown":
+            return "unknown", False
+        good += 1
+        if good >= POINTS:
+            return ("equal", True) if exact_mode else ("agree", False)
+    return "unknown", False
+
+
+def _moderate(v: Value) -> bool:
+    """Whether a value is small enough for an agreement to ~57 digits to mean equality (|log2 v| < 128)."""
+    if isinstance(v, Fraction):
+        return True
+    return v == 0 or abs(_CTX.mag(v)) < 128
+
+
+def ratio_relation() -> Callable[[Value, Value], Outcome]:
+    """A ``relation`` for `sample_compare`: the two values keep one constant non-zero ratio (equations)."""
+    first: list[Value] = []
+
+    def rel(x: Value, y: Value) -> Outcome:
+        zx, zy = x == 0, y == 0
+        if zx or zy:
+            return "agree" if zx and zy else "different"
+        r = x / y
+        if not first:
+            first.append(r)
+            return "agree"
+        return values_agree(first[0], r, 0.0)
+
+    return rel
+
+
+def to_mp(v: Value) -> Any:
+    """A value as an mpmath number of the private context."""
+    return _CTX.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else v
+
+
+def is_finite(v: Value) -> bool:
+    """Whether ``v`` is a finite number."""
+    return isinstance(v, Fraction) or not _CTX.isinf(v)
+
+
+def sign(v: Value) -> int:
+    """-1, 0 or 1."""
+    return (v > 0) - (v < 0)

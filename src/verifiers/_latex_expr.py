@@ -1,0 +1,321 @@
+"""Parse one normalized LaTeX expression (no commas, relations or brackets of sets) into a small tree.
+
+The tree is what `verifiers._evaluate` computes with: exactly with rationals where it can, else with
+high-precision floats, at random points when the expression has variables. Nodes are tuples:
+
+    ("num", Fraction, is_decimal)   ("sym", name)   ("const", "pi" | "e" | "i" | "inf")
+    ("add", a, b)  ("sub", a, b)  ("mul", a, b)  ("div", a, b)  ("pow", a, b)  ("neg", a)
+    ("fn", name, a)  ("log", base, a)  ("root", a, n)  ("fact", a)  ("binom", n, k)
+
+``abs``, ``floor`` and ``ceil`` are ``fn`` nodes. The grammar is the usual one for school algebra: implicit
+products (``2\\sqrt{3}x``), ``\\frac``, ``\\sqrt[n]``, powers (``x^2``, ``2^{-3}``, ``\\sin^2 x``), functions with or
+without parentheses (``\\sin 2x``, ``\\log_2 8``, ``\\ln(x)``), ``|x|``, ``n!``, ``\\binom{n}{k}``, mixed numbers
+(``3\\frac{1}{4}`` is 13/4, as graders read it). Anything else raises `Unsupported`, and the caller hands the
+comparison to the CAS (``verifiers._symbolic``), whose parser covers far more LaTeX.
+
+Budgets keep hostile input cheap: at most ``MAX_TOKENS`` tokens and ``MAX_DEPTH`` levels of nesting.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+MAX_TOKENS = 400
+MAX_DEPTH = 60
+
+Node = tuple[Any, ...]
+
+
+class Unsupported(Exception):
+    """The text is not an expression this parser reads (the CAS may still read it)."""
+
+
+_TOKEN = re.compile(r"\s*(\d+(?:\.\d+)?|\.\d+|\\[a-zA-Z]+|\\[{}|]|[a-zA-Z]|\S)")
+
+GREEK = frozenset({
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta", "iota",
+    "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi", "chi", "psi",
+    "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega",
+})
+FUNCTIONS = frozenset({
+    "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "arccot", "arcsec", "arccsc",
+    "sinh", "cosh", "tanh", "coth", "ln", "log", "exp", "lg",
+})
+_INVERSE = {"sin": "arcsin", "cos": "arccos", "tan": "arctan", "cot": "arccot", "sec": "arcsec", "csc": "arccsc"}
+_MULTIPLY = frozenset({"*", "\\cdot", "\\times"})
+_DIVIDE = frozenset({"/", "\\div"})
+# Tokens that may start a factor of an implicit product (``2x``, ``3\\pi``, ``x(y+1)``).
+_FACTOR_START = frozenset({"(", "{", "\\frac", "\\sqrt", "\\pi", "\\infty", "\\binom", "\\lfloor", "\\lceil",
+                           "\\lvert", "\\vert", "\\mid"})
+_ABS_BARS = frozenset({"|", "\\vert", "\\lvert", "\\rvert", "\\mid"})
+
+
+def tokenize(text: str) -> list[str]:
+    """The tokens of ``text`` (numbers, control words, single characters).
+
+    Raises:
+        Unsupported: more than ``MAX_TOKENS`` tokens.
+    """
+    tokens = _TOKEN.findall(text)
+    if len(tokens) > MAX_TOKENS:
+        raise Unsupported("expression too long")
+    return tokens
+
+
+def parse_expr(text: str) -> Node:
+    """The tree of ``text``.
+
+    Raises:
+        Unsupported: the text is not a single expression this parser understands.
+
+    Example:
+        >>> parse_expr("2x")
+        ('mul', ('num', Fraction(2, 1), False), ('sym', 'x'))
+    """
+    tokens = tokenize(text)
+    if not tokens:
+        raise Unsupported("empty")
+    p = _Parser(tokens)
+    try:
+        node = p.expr(0)
+    except RecursionError:
+        raise Unsupported("nested too deeply") from None
+    if p.i != len(tokens):
+        raise Unsupported(f"unexpected {tokens[p.i]!r}")
+    return node
+
+
+def free_symbols(node: Node) -> frozenset[str]:
+    """Names of the variables in ``node``."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n[0] == "sym":
+            out.add(n[1])
+        elif n[0] not in ("num", "const"):
+            stack.extend(x for x in n[1:] if isinstance(x, tuple))
+    return frozenset(out)
+
+
+def has_decimal(node: Node) -> bool:
+    """Whether a decimal literal (``1.41``) appears: the value may be an approximation."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n[0] == "num":
+            if n[2]:
+                return True
+        elif n[0] not in ("sym", "const"):
+            stack.extend(x for x in n[1:] if isinstance(x, tuple))
+    return False
+
+
+def _num(tok: str) -> Node:
+    whole, _, frac = tok.partition(".")
+    return ("num", Fraction(int((whole or "0") + frac), 10 ** len(frac)), bool(frac))
+
+
+class _Parser:
+    __slots__ = ("abs_depth", "i", "t")
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.t = tokens
+        self.i = 0
+        self.abs_depth = 0
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.t[j] if j < len(self.t) else ""
+
+    def take(self, expected: str | None = None) -> str:
+        tok = self.peek()
+        if not tok or (expected is not None and tok != expected):
+            raise Unsupported(f"expected {expected!r}, got {tok!r}")
+        self.i += 1
+        return tok
+
+    # expr := term (('+' | '-') term)*
+    def expr(self, depth: int) -> Node:
+        if depth > MAX_DEPTH:
+            raise Unsupported("nested too deeply")
+        node = self.term(depth)
+        while self.peek() in ("+", "-"):
+            op = self.take()
+            node = ("add" if op == "+" else "sub", node, self.term(depth))
+        return node
+
+    # term := unary ((mul | div) unary | implicit factor)*
+    def term(self, depth: int, stop_at_function: bool = False) -> Node:
+        node = self.unary(depth)
+        while True:
+            tok = self.peek()
+            if tok in _MULTIPLY:
+                self.take()
+                node = ("mul", node, self.unary(depth))
+            elif tok in _DIVIDE:
+                self.take()
+                node = ("div", node, self.unary(depth))
+            elif self._starts_factor(tok, stop_at_function):
+                node = ("mul", node, self.power(depth))
+            else:
+                return node
+
+    def _starts_factor(self, tok: str, stop_at_function: bool) -> bool:
+        if not tok:
+            return False
+        if tok[0].isdigit() or tok[0] == "." or (tok.isalpha() and len(tok) == 1):
+            return True
+        if tok in _ABS_BARS:
+            return self.abs_depth == 0 and tok != "\\rvert"
+        if tok.startswith("\\") and (tok[1:] in FUNCTIONS):
+            return not stop_at_function
+        return tok in _FACTOR_START or (tok.startswith("\\") and tok[1:] in GREEK)
+
+    def unary(self, depth: int) -> Node:
+        tok = self.peek()
+        if tok == "-":
+            self.take()
+            return ("neg", self.unary(depth + 1))
+        if tok == "+":
+            self.take()
+            return self.unary(depth + 1)
+        return self.power(depth)
+
+    # power := postfix ('^' exponent)?
+    def power(self, depth: int) -> Node:
+        base = self.postfix(depth)
+        if self.peek() != "^":
+            return base
+        self.take()
+        return ("pow", base, self.exponent(depth + 1))
+
+    def exponent(self, depth: int) -> Node:
+        tok = self.peek()
+        if tok == "{":
+            return self.group(depth)
+        if tok in ("-", "+"):  # 2^-3
+            self.take()
+            inner = self.exponent(depth + 1)
+            return ("neg", inner) if tok == "-" else inner
+        return self.postfix(depth)
+
+    def postfix(self, depth: int) -> Node:
+        node = self.atom(depth)
+        while self.peek() == "!":
+            self.take()
+            node = ("fact", node)
+        return node
+
+    def group(self, depth: int) -> Node:
+        self.take("{")
+        node = self.expr(depth + 1)
+        self.take("}")
+        return node
+
+    def atom(self, depth: int) -> Node:
+        if depth > MAX_DEPTH:
+            raise Unsupported("nested too deeply")
+        tok = self.take()
+        c = tok[0]
+        if c.isdigit() or c == ".":
+            node = _num(tok)
+            if self.peek() == "\\frac" and not node[2] and self.t[self.i - 2: self.i - 1] != ["^"]:
+                mixed = self._mixed_fraction(node[1])
+                if mixed is not None:
+                    return mixed
+            return node
+        if tok in ("(", "{", "["):
+            node = self.expr(depth + 1)
+            self.take({"(": ")", "{": "}", "[": "]"}[tok])
+            return node
+        if tok in _ABS_BARS:
+            self.abs_depth += 1
+            node = self.expr(depth + 1)
+            self.abs_depth -= 1
+            if self.peek() not in _ABS_BARS:
+                raise Unsupported("unclosed |")
+            self.take()
+            return ("fn", "abs", node)
+        if c.isalpha():
+            return self._symbol(tok)
+        if tok == "\\frac":
+            return ("div", self.group(depth + 1), self.group(depth + 1))
+        if tok == "\\sqrt":
+            index: Node = ("num", Fraction(2), False)
+            if self.peek() == "[":
+                self.take()
+                index = self.expr(depth + 1)
+                self.take("]")
+            radicand = self.group(depth + 1) if self.peek() == "{" else self.postfix(depth + 1)
+            return ("root", radicand, index)
+        if tok == "\\binom":
+            return ("binom", self.group(depth + 1), self.group(depth + 1))
+        if tok in ("\\lfloor", "\\lceil"):
+            node = self.expr(depth + 1)
+            self.take("\\rfloor" if tok == "\\lfloor" else "\\rceil")
+            return ("fn", tok[2:], node)
+        if tok == "\\pi":
+            return ("const", "pi")
+        if tok == "\\infty":
+            return ("const", "inf")
+        name = tok[1:]
+        if name in GREEK:
+            return self._symbol(name)
+        if name in FUNCTIONS:
+            return self._function(name, depth)
+        raise Unsupported(f"unsupported {tok}")
+
+    def _symbol(self, name: str) -> Node:
+        if self.peek() == "_":  # x_1, a_{n}, x_{12}
+            self.take()
+            sub = self.take()
+            if sub == "{":
+                parts = []
+                while self.peek() != "}":
+                    if len(parts) > 8:
+                        raise Unsupported("long subscript")
+                    parts.append(self.take())
+                self.take("}")
+                sub = "".join(parts)
+            name = f"{name}_{sub}"
+        if name == "e":
+            return ("const", "e")
+        if name == "i":
+            return ("const", "i")
+        return ("sym", name)
+
+    def _function(self, name: str, depth: int) -> Node:
+        base: Node | None = None
+        power: Node | None = None
+        if name == "log" and self.peek() == "_":
+            self.take()
+            base = self.group(depth + 1) if self.peek() == "{" else self.postfix(depth + 1)
+        if self.peek() == "^":
+            self.take()
+            power = self.exponent(depth + 1)
+            if power == ("neg", ("num", Fraction(1), False)) and name in _INVERSE:  # \sin^{-1} x
+                name, power = _INVERSE[name], None
+        if self.peek() in ("(", "{"):
+            arg = self.postfix(depth + 1)
+        else:
+            arg = self.term(depth + 1, stop_at_function=True)
+        if name == "lg":
+            base, name = ("num", Fraction(10), False), "log"
+        node: Node = ("log", base, arg) if name == "log" and base is not None else ("fn", name, arg)
+        return ("pow", node, power) if power is not None else node
+
+    def _mixed_fraction(self, whole: Fraction) -> Node | None:
+        """``3\\frac{1}{4}``: a whole number followed by a numeric fraction is a mixed number."""
+        t = self.t
+        j = self.i
+        if (j + 7 <= len(t) and t[j + 1] == "{" and t[j + 2].isdigit() and t[j + 3] == "}" and t[j + 4] == "{"
+                and t[j + 5].isdigit() and t[j + 6] == "}" and "." not in t[j + 2] + t[j + 5]):
+            num, den = int(t[j + 2]), int(t[j + 5])
+            if den == 0 or num >= den:
+                return None
+            self.i = j + 7
+            return ("num", whole + Fraction(num, den), False)
+        return None
