@@ -21,7 +21,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from verifiers._latex_expr import GREEK, Node, Unsupported, parse_expr
+from verifiers._latex_expr import GREEK, Node, Unsupported, free_symbols, parse_expr
 from verifiers._normalize import is_text_answer, split_top
 from verifiers._numbers import parse_number
 
@@ -51,6 +51,7 @@ class Coll:
 
     items: tuple[Answer, ...]
     bare: bool = False
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +170,7 @@ def _parse(s: str, depth: int) -> Answer:
     if not _THOUSANDS.match(s):
         items = _items(s)
         if len(items) > 1:
-            return Coll(tuple(_parse(x, depth + 1) for x in items[:MAX_ITEMS + 1]), bare=True)
+            return Coll(tuple(_parse(x, depth + 1) for x in items[:MAX_ITEMS + 1]), bare=True, text=s)
     if "\\pm" in s or "\\mp" in s:
         expanded = _expand_pm(s)
         if expanded is not None:
@@ -215,7 +216,21 @@ def _label_equation(s: str, depth: int) -> Eq | None:
     lhs = parts[0].strip()
     if not is_label(lhs):
         return None
-    return Eq((_expr(lhs), _parse(parts[1], depth + 1)), True)
+    rhs = _parse(parts[1], depth + 1)
+    if not is_name(lhs) and not is_constant(rhs):
+        return None  # x + y = 2z is an equation; x + y = 5 states the value of x + y
+    return Eq((_expr(lhs), rhs), True)
+
+
+def is_constant(x: Answer) -> bool:
+    """Whether an answer has no variables (numbers, constant expressions and structures of them)."""
+    if isinstance(x, Expr):
+        return x.tree is not None and not free_symbols(x.tree)
+    if isinstance(x, Seq | Coll):
+        return all(is_constant(i) for i in x.items)
+    if isinstance(x, Ratio):
+        return all(is_constant(i) for i in x.parts)
+    return False
 
 
 def is_name(text: str) -> bool:
@@ -281,7 +296,8 @@ def _relation(s: str, ops: list[tuple[int, int, str]], depth: int) -> Answer:
     if any(not t for t in terms):
         return Expr(s, None)
     if all(k == "=" for k in kinds):
-        return Eq(tuple(_parse(t, depth + 1) for t in terms), is_label(terms[0]))
+        sides = tuple(_parse(t, depth + 1) for t in terms)
+        return Eq(sides, is_name(terms[0]) or (is_label(terms[0]) and is_constant(sides[-1])))
     if "=" in kinds:
         return Expr(s, None)
     return Rel(tuple(_expr(t) for t in terms), tuple(kinds))

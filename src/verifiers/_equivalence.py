@@ -99,6 +99,8 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
         if isinstance(x, Expr) and x.tree is None and not isinstance(y, Expr | Text) and _text(y):
             return _symbolic_equal(_text(g), _text(a), c)  # only the CAS reads one side (matrix arithmetic)
     if _set_like(g) or _set_like(a):
+        if isinstance(g, Rel) and isinstance(a, Rel) and _same_relation(g, a):
+            return True
         sg, sa = as_set(g), as_set(a)
         if sg is not None and sa is not None:
             return _same_set(sg, sa, g, a)
@@ -106,7 +108,7 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
             if isinstance(rel, Rel) and other is not None and len(_rel_symbols(rel)) == 1:
                 return _relation_matches(rel, other)
         if isinstance(g, Rel) and isinstance(a, Rel):
-            return _equal_rel(g, a, c)
+            return False
         if isinstance(g, Rel) or isinstance(a, Rel):
             return _symbolic_equal(_text(g), _text(a), c) if _text(g) and _text(a) else False
     if isinstance(g, Seq) or isinstance(a, Seq):
@@ -170,14 +172,12 @@ def _equal_eq(g: Answer, a: Answer, c: _Ctx) -> bool:
         return isinstance(a, Eq) and _states_value(a) and _equal(g, a.value, c)
     if not isinstance(a, Eq):
         return _states_value(g) and _equal(g.value, a, c)
+    if len(g.sides) == 2 and len(a.sides) == 2 and _same_solutions(g, a, c):
+        return True  # y = x and x - y = 0
     if g.is_label and a.is_label:
         # bare names say nothing (f(x) = 2x vs y = 2x); expressions must agree (sin(x) = c vs cos(x) = c)
         names = is_name(_text(g.sides[0])) and is_name(_text(a.sides[0]))
         return (names or _equal(g.sides[0], a.sides[0], c)) and _equal(g.value, a.value, c)
-    if len(g.sides) == 2 and len(a.sides) == 2:
-        same = _same_solutions(g, a, c)
-        if same is not None:
-            return same
     if _states_value(g) and _states_value(a):
         return _equal(g.value, a.value, c)
     return False
@@ -273,45 +273,60 @@ _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
 
 
 def _relation_set(r: Rel) -> tuple[str | None, list[Interval]] | None:
-    """Solve each link of an inequality chain for its one variable (linear), or read ``c1 < M < c2`` over ``M``."""
+    """Solve each link of an inequality chain for its unknown, when every link is linear in it.
+
+    The unknown is the one variable (``-x \\le -6``: ``x``), or else the smallest sub-expression holding all the
+    variables, shared by every non-constant term (``0 < g(x) < 3`` and ``-g(x) > 0``: ``g(x)``).
+    """
     trees = [t.tree for t in r.terms]
     if any(t is None for t in trees):
         return None
     names: set[str] = set()
     for t in trees:
         names |= free_symbols(t)  # type: ignore[arg-type]
-    bounds: list[tuple[str, ev.Value]] = []  # (op with the subject on the left, value)
-    subject: str | None = None
+    if not names:
+        return None
     if len(names) == 1:
         subject = next(iter(names))
-        for left, op, right in zip(trees, r.ops, trees[1:]):
-            solved = _solve_linear(("sub", left, right), subject)  # type: ignore[arg-type]
-            if solved is None:
-                return None  # not linear: see _relation_matches
-            slope_sign, root = solved
-            bounds.append((op if slope_sign > 0 else _FLIP[op], root))
     else:
-        return _subject_set(r)
+        cores = {_core(t) for t in trees if free_symbols(t)}  # type: ignore[arg-type]
+        if len(cores) != 1:
+            return None
+        core = cores.pop()
+        if free_symbols(core) != names:
+            return None
+        trees = [_substitute(t, core, ("sym", _UNKNOWN)) for t in trees]  # type: ignore[arg-type]
+        subject = repr(core)
+    bounds: list[tuple[str, ev.Value]] = []  # (op with the unknown on the left, value)
+    var = subject if len(names) == 1 else _UNKNOWN
+    for left, op, right in zip(trees, r.ops, trees[1:]):
+        solved = _solve_linear(("sub", left, right), var)  # type: ignore[arg-type]
+        if solved is None:
+            return None  # not linear: see _relation_matches
+        slope_sign, root = solved
+        bounds.append((op if slope_sign > 0 else _FLIP[op], root))
     return subject, _bounds_to_intervals(bounds)
 
 
-def _subject_set(r: Rel) -> tuple[str | None, list[Interval]] | None:
-    """``c1 < M < c2`` or ``M > c``: constants around one non-constant middle term ``M`` (``0 < g(x) < 3``)."""
-    consts = [not free_symbols(t.tree) for t in r.terms]  # type: ignore[arg-type]
-    if consts.count(False) != 1:
-        return None
-    k = consts.index(False)
-    bounds: list[tuple[str, ev.Value]] = []
-    for j, op in enumerate(r.ops):
-        other = r.terms[j + 1] if j == k else r.terms[j]
-        if j != k and j + 1 != k:
-            return None
-        try:
-            value = ev.constant_value(other.tree)  # type: ignore[arg-type]
-        except (ev.Undefined, ev.TooLarge):
-            return None
-        bounds.append((op if j == k else _FLIP[op], value))
-    return r.terms[k].text, _bounds_to_intervals(bounds)
+_UNKNOWN = "\\unknown"
+
+
+def _core(t: Node) -> Node:
+    """The smallest sub-tree of ``t`` that holds all of its variables."""
+    names = free_symbols(t)
+    while True:
+        inner = [x for x in t[1:] if isinstance(x, tuple) and free_symbols(x) == names]
+        if len(inner) != 1 or inner[0][0] in ("sym",) and len(names) > 1:
+            return t
+        t = inner[0]
+
+
+def _substitute(t: Node, old: Node, new: Node) -> Node:
+    if t == old:
+        return new
+    if t[0] in ("num", "sym", "const"):
+        return t
+    return (t[0], *(_substitute(x, old, new) if isinstance(x, tuple) else x for x in t[1:]))
 
 
 def _solve_linear(f: Node, var: str) -> tuple[int, ev.Value] | None:
@@ -453,12 +468,37 @@ def _same_interval(x: Interval, y: Interval) -> bool:
     return True
 
 
-def _equal_rel(g: Rel, a: Rel, c: _Ctx) -> bool:
-    """Relations that are not sets of one variable: the same chain up to reading it backwards."""
-    for terms, ops in ((a.terms, a.ops), (a.terms[::-1], tuple(_FLIP[o] for o in a.ops[::-1]))):
-        if ops == g.ops and all(_equal(x, y, c) for x, y in zip(g.terms, terms)):
+_AS_LESS = {"<": ("<", False), "<=": ("<=", False), ">": ("<", True), ">=": ("<=", True), "!=": ("!=", False)}
+
+
+def _links(r: Rel) -> list[tuple[str, Node]] | None:
+    """Each link of a chain as ``f op 0`` with op in ``< <= !=`` (``L > R`` becomes ``R - L < 0``)."""
+    out = []
+    for left, op, right in zip(r.terms, r.ops, r.terms[1:]):
+        if left.tree is None or right.tree is None:
+            return None
+        kind, flip = _AS_LESS[op]
+        out.append((kind, ("sub", right.tree, left.tree) if flip else ("sub", left.tree, right.tree)))
+    return out
+
+
+def _same_relation(g: Rel, a: Rel) -> bool:
+    """Inequalities that say the same: each link's ``f op 0`` has the same op and ``f`` up to a positive factor
+    (``g(x) < 0`` = ``-g(x) > 0``, ``2x < 4`` = ``x < 2``, ``0 < u < 3`` = ``3 > u > 0``)."""
+    lg, la = _links(g), _links(a)
+    if lg is None or la is None or len(lg) != len(la):
+        return False
+    for order in (la, la[::-1]):
+        if all(og == oa and _positive_multiple(fg, fa, og == "!=") for (og, fg), (oa, fa) in zip(lg, order)):
             return True
     return False
+
+
+def _positive_multiple(f: Node, h: Node, any_sign: bool) -> bool:
+    if not free_symbols(f) and not free_symbols(h):
+        return False  # a relation between constants is a statement, not an answer
+    out, _ = ev.sample_compare(f, h, 0.0, relation=ev.ratio_relation(positive=not any_sign))
+    return out in ("equal", "agree")
 
 
 # ------------------------------------------------------------------------------------ ordered structures
@@ -499,7 +539,7 @@ def _equal_matrix(g: Answer, a: Answer, c: _Ctx) -> bool:
 
 def _decimal_comma(x: Coll) -> Expr | None:
     """``1,22`` read as 1.22 (a European decimal comma) when the other side is one number; ``None`` if not that form."""
-    if not x.bare or len(x.items) != 2 or not all(isinstance(i, Expr) for i in x.items):
+    if not x.bare or len(x.items) != 2 or not all(isinstance(i, Expr) for i in x.items) or " " in x.text:
         return None
     whole, frac = x.items[0].text, x.items[1].text  # type: ignore[union-attr]
     if not (whole.lstrip("-").isdigit() and frac.isdigit()) or (len(frac) == 3 and whole.lstrip("-") != "0"):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math as _m
 import random
+import threading
 import zlib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -42,6 +43,8 @@ MAX_FACTORIAL = 2_000
 
 _CTX = mpmath.MPContext()
 _CTX.prec = PRECISION_BITS
+_LOCAL = threading.local()  # a higher-precision context for one re-check, per thread (contexts are not shared)
+MAX_EXTRA_BITS = 16_384
 POS_INF = _CTX.inf
 NEG_INF = _CTX.ninf
 
@@ -215,7 +218,7 @@ def approx(node: Node, env: dict[str, Any], complex_ok: bool = False) -> Any:
 
 
 def _check(v: Any, complex_ok: bool) -> Any:
-    ctx = _CTX
+    ctx = _ctx()
     if isinstance(v, Fraction):
         return v
     if ctx.isnan(v):
@@ -234,8 +237,12 @@ def _check(v: Any, complex_ok: bool) -> Any:
     return v
 
 
+def _ctx() -> Any:
+    return getattr(_LOCAL, "ctx", None) or _CTX
+
+
 def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
-    ctx = _CTX
+    ctx = _ctx()
     kind = node[0]
     if kind == "num":
         return ctx.mpf(node[1].numerator) / node[1].denominator
@@ -312,21 +319,22 @@ def _nonzero(v: Any) -> Any:
 
 
 def _log(x: Any, cx: bool) -> Any:
-    if x == 0 or _CTX.isinf(x) or (not cx and x < 0):
+    ctx = _ctx()
+    if x == 0 or ctx.isinf(x) or (not cx and x < 0):
         raise Undefined("logarithm outside its domain")
-    return _CTX.ln(x)
+    return ctx.ln(x)
 
 
 def _approx_pow(base: Any, e: Any, cx: bool) -> Any:
-    ctx = _CTX
+    ctx = _ctx()
     if ctx.isinf(base) or ctx.isinf(e):
         raise Undefined("power with an infinity")
     if base == 0:
         if (not cx or e.imag == 0) and ctx.re(e) > 0:
             return ctx.mpf(0)
         raise Undefined("zero to a non-positive power")
-    if abs(ctx.re(e)) * max(1, abs(ctx.mag(base))) > 4 * MAX_MAGNITUDE_BITS:
-        raise TooLarge("power")
+    if abs(ctx.re(e)) > 64 and abs(ctx.re(e)) * abs(ctx.log(abs(base), 2)) > 4 * MAX_MAGNITUDE_BITS:
+        raise TooLarge("power")  # |log2 of the result| = |e| |log2 base|
     if not cx:
         if base < 0 and e != int(e):
             raise Undefined("negative base, fractional exponent")
@@ -341,7 +349,7 @@ _REAL_DOMAIN: dict[str, Callable[[Any], bool]] = {
 
 
 def _function(name: str, x: Any, cx: bool) -> Any:
-    ctx = _CTX
+    ctx = _ctx()
     if ctx.isinf(x):
         raise Undefined("function of an infinity")
     if name == "abs":
@@ -434,12 +442,17 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         except (Undefined, TooLarge, Inexact):
             return "unknown", False
         out = agree(vg, va)
-        if out == "agree":
-            both_exact = isinstance(vg, Fraction) and isinstance(va, Fraction)
-            if both_exact or _moderate(vg) and _moderate(va):
-                return "equal", True
-            return "unknown", False
-        return out, out == "different"
+        if out == "different":
+            return out, True
+        if isinstance(vg, Fraction) and isinstance(va, Fraction):
+            return "equal", True
+        extra = extra_bits(g) + extra_bits(a)
+        if out == "agree" and not extra and _moderate(vg) and _moderate(va):
+            return "equal", True
+        if relation is None:  # rounding or a real difference below 2^-190: look again with more bits
+            out = _recheck(g, a, extra)
+            return out, out != "unknown"
+        return "unknown", False
     exact_mode = is_rational_tree(g) and is_rational_tree(a)
     cx = has_imaginary(g) or has_imaginary(a)
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
@@ -470,6 +483,53 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
     return "unknown", False
 
 
+def extra_bits(node: Node) -> int:
+    """Bits beyond ``PRECISION_BITS`` that extreme constant exponents need: a tiny one hides a difference
+    (``2^{2^{-1000}}`` is 1 to 300 digits), a huge one magnifies rounding (``(2^{2^{-100}})^{2^{100}}``)."""
+    extra = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n[0] == "pow":
+            try:
+                e = exact(n[2], {})
+            except (Inexact, Undefined):
+                e = None
+            if e:
+                extra += max(0, abs(abs(e.numerator).bit_length() - e.denominator.bit_length()) - 32)
+        if n[0] not in ("num", "sym", "const"):
+            stack.extend(x for x in n[1:] if isinstance(x, tuple))
+    return extra
+
+
+def _recheck(g: Node, a: Node, extra: int) -> Outcome:
+    """Two constants, compared at two higher precisions: a difference that shrinks with the precision is
+    rounding (equal), one that stays is real (different)."""
+    if extra > MAX_EXTRA_BITS:
+        return "unknown"
+    rel = []
+    for bits in (PRECISION_BITS + extra, PRECISION_BITS + extra + 160):
+        ctx = mpmath.MPContext()
+        ctx.prec = bits
+        _LOCAL.ctx = ctx
+        try:
+            x, y = approx(g, {}, has_imaginary(g)), approx(a, {}, has_imaginary(a))
+        except (Undefined, TooLarge):
+            return "unknown"
+        finally:
+            _LOCAL.ctx = None
+        x = ctx.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x
+        y = ctx.mpf(y.numerator) / y.denominator if isinstance(y, Fraction) else y
+        scale = max(abs(x), abs(y))
+        rel.append(ctx.mpf(0) if scale == 0 else abs(x - y) / scale)
+    d1, d2 = rel
+    if d2 == 0 or d2 <= d1 * mpmath.mpf(2) ** -120:
+        return "equal"
+    if d1 > 0 and abs(d2 - d1) <= d1 * mpmath.mpf(2) ** -20:
+        return "different"
+    return "unknown"
+
+
 def _moderate(v: Value) -> bool:
     """Whether a value is small enough for an agreement to ~57 digits to mean equality (|log2 v| < 128)."""
     if isinstance(v, Fraction):
@@ -477,8 +537,9 @@ def _moderate(v: Value) -> bool:
     return v == 0 or abs(_CTX.mag(v)) < 128
 
 
-def ratio_relation() -> Callable[[Value, Value], Outcome]:
-    """A ``relation`` for `sample_compare`: the two values keep one constant non-zero ratio (equations)."""
+def ratio_relation(positive: bool = False) -> Callable[[Value, Value], Outcome]:
+    """A ``relation`` for `sample_compare`: the two values keep one constant non-zero ratio (equations), a
+    positive one if ``positive`` (inequalities ``f < 0``)."""
     first: list[Value] = []
 
     def rel(x: Value, y: Value) -> Outcome:
@@ -486,12 +547,19 @@ def ratio_relation() -> Callable[[Value, Value], Outcome]:
         if zx or zy:
             return "agree" if zx and zy else "different"
         r = x / y
+        if positive and r < 0:
+            return "different"
         if not first:
             first.append(r)
             return "agree"
         return values_agree(first[0], r, 0.0)
 
     return rel
+
+
+def value_key(v: Value) -> str:
+    """A short text equal for equal values (exact for rationals, 30 digits otherwise, complex parts both kept)."""
+    return str(v) if isinstance(v, Fraction) else _CTX.nstr(v, 30)
 
 
 def to_mp(v: Value) -> Any:

@@ -176,6 +176,7 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
                 return Extraction("", "boxed", len(text), "unclosed last \\boxed{")
             if not found:
                 continue
+            found = _after_thinking(text, found, tags)
             last = found[-1]
             if len(found) > MAX_BOXES:
                 return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers")
@@ -195,6 +196,15 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
         if got is not None:
             return got
     return None
+
+
+def _after_thinking(text: str, found: list[tuple[str, int, int]], tags: Tags) -> list[tuple[str, int, int]]:
+    """The boxes after the last closing thinking tag, if any: a box inside the thinking is overridden."""
+    end = max(text.rfind("</think>"), text.rfind(tags.thinking_end) if tags.thinking_end else -1)
+    if end < 0:
+        return found
+    after = [b for b in found if b[1] > end]
+    return after or found
 
 
 def _final_group(text: str, found: list[tuple[str, int, int]], same: Callable[[str, str], bool]) -> tuple[str, ...]:
@@ -272,7 +282,7 @@ def _only_span(masked: str) -> bool:
         return False
     close = masked.find("$", 1 if not masked.startswith("$$") else 2)
     rest = masked[close + 1:].strip().lstrip("$").strip()
-    return not any(ch.isdigit() for ch in rest)
+    return "$" not in rest and not any(ch.isdigit() for ch in rest)
 
 
 def _plain_answer(s: str) -> str:
@@ -339,9 +349,11 @@ def _sentence_end(line: str) -> int:
     outside ``$...$`` (so ``$3.5$`` and "costs 3.5 dollars" do not end it); ``len(line)`` if none."""
     in_math = False
     n = len(line)
+    dollars = line.count("$")
     for i, ch in enumerate(line):
         if ch == "$":
-            in_math = not in_math
+            dollars -= 1
+            in_math = not in_math and dollars > 0  # a "$" with no partner later is money: "$0. I hope..."
         elif ch in ".!?" and not in_math and (i + 1 == n or line[i + 1].isspace()):
             return i
     return n

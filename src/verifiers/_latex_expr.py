@@ -147,9 +147,16 @@ class _Parser:
             node = ("add" if op == "+" else "sub", node, self.term(depth))
         return node
 
-    # term := unary ((mul | div) unary | implicit factor)*
+    # term := sign term | power ((mul | div) unary | implicit factor)*   (-ab is -(ab))
     def term(self, depth: int, stop_at_function: bool = False) -> Node:
-        node = self.unary(depth)
+        tok = self.peek()
+        if tok in ("-", "+"):
+            self.take()
+            if depth > MAX_DEPTH:
+                raise Unsupported("nested too deeply")
+            inner = self.term(depth + 1, stop_at_function)
+            return ("neg", inner) if tok == "-" else inner
+        node = self.power(depth)
         while True:
             tok = self.peek()
             if tok in _MULTIPLY:

@@ -30,6 +30,8 @@ _SQRT_UNICODE = re.compile(r"\\sqrt\s*(\d+(?:\.\d+)?|[a-zA-Z]|\([^()]*\))")
 _DROP = re.compile(
     r"\\(?:displaystyle|textstyle|scriptstyle|left|right|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])"
     r"|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\\(?:hspace|vspace)\*?\s*\{[^{}]*\}|\\limits|\\nolimits")
+_COMMA_NEG_SPACE = re.compile(r",\\!\s*")
+_THIN = frozenset({"\\,", "\\!", "\\;", "\\:"})  # thin spaces vanish (1\\,000); others separate words
 _FRAC_ALIAS = re.compile(r"\\[dt]frac(?![a-zA-Z])|\\cfrac(?![a-zA-Z])")
 _FRAC_SHORT = re.compile(r"\\frac\s*(\d|[a-zA-Z]|\\pi)\s*(\d|[a-zA-Z]|\\pi)")
 _FRAC_SHORT_1 = re.compile(r"\\frac\s*(\d|[a-zA-Z])\s*(?=\{)")
@@ -93,11 +95,12 @@ def normalize(answer: str) -> str:
     s = _unicode(answer[:MAX_ANSWER_CHARS])
     if "\\\\" in s and "&" not in s:
         s = _DOUBLED.sub(r"\\", s)
-    list_commas = ", " in s  # "32, 349" is a list; "32,349" a number
     s = s.replace("\\$", "")  # an escaped dollar is money, not math mode
     s = strip_math_delimiters(s)
     s = s.replace("$", "")
-    s = _DROP.sub(" ", s)
+    if ",\\!" in s:
+        s = _COMMA_NEG_SPACE.sub(",", s)  # 11,\\! 111: a thousands comma, whatever spaces follow
+    s = _DROP.sub(lambda m: "" if m.group() in _THIN else " ", s)
     s = s.replace("{,}", ",").replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
     s = _FRAC_ALIAS.sub(r"\\frac", s)
     s = _FRAC_SHORT.sub(r"\\frac{\1}{\2}", s)
@@ -126,8 +129,8 @@ def normalize(answer: str) -> str:
         s = _ONE_CHAR_GROUP.sub(r"\1\2", s)  # x_{1} -> x_1, 4210_{7} -> 4210_7, x^{2} -> x^2
     if s.endswith("\\"):
         s = _TRAILING_BACKSLASH.sub("", s)  # a stray line break: "185\\"
-    if _THOUSANDS.match(s):  # "1,000" is a number, "32, 349" a list of two
-        s = s.replace(",", ", ") if list_commas else s.replace(",", "").replace(" ", "")
+    if _THOUSANDS.match(s):  # "1,000" is a number; "32, 349" (kept with its space) a list of two
+        s = s.replace(",", "").replace(" ", "")
     m = _CHOICE.match(s)
     if m:
         s = m.group(1)
@@ -156,8 +159,8 @@ def _keeps_space(s: str, start: int, end: int) -> bool:
     if start == 0 or end >= len(s):
         return False
     before, after = s[start - 1], s[end]
-    if before.isdigit() and after.isdigit():
-        return True
+    if before.isdigit() and after.isdigit() or before == ",":
+        return True  # "1 000"; a list separator "1, 2" stays apart from a thousands comma "1,000"
     if before.isalpha() and (after.isalnum()):
         return _CONTROL_WORD_END.search(s, max(0, start - 40), start) is not None
     return False
@@ -186,11 +189,12 @@ def _strip_unit(s: str) -> str:
 
 def _strip_item_units(s: str) -> str:
     """Units after each item of a list or set: ``{35 cm, 4}`` -> ``{35, 4}``."""
+    sep = ", " if ", " in s else ","
     for open_, close in (("\\{", "\\}"), ("\\lbrace", "\\rbrace"), ("{", "}"), ("(", ")"), ("[", "]")):
         if s.startswith(open_) and s.endswith(close):
             inner = s[len(open_):len(s) - len(close)]
-            return open_ + ",".join(_strip_unit(x) for x in split_top(inner, ",")) + close
-    return ",".join(_strip_unit(x) for x in split_top(s, ","))
+            return open_ + sep.join(_strip_unit(x) for x in split_top(inner, ",")) + close
+    return sep.join(_strip_unit(x) for x in split_top(s, ","))
 
 
 def is_text_answer(s: str) -> bool:
@@ -199,7 +203,13 @@ def is_text_answer(s: str) -> bool:
     Three or more letters with a vowel (``Evelyn``, ``Monday``, ``odd``) read as a word; Math-Verify
     parses such strings as products of symbols, so ``Evelyn`` would equal ``Evlyne``.
     """
+    if s.lower() in _ANSWER_WORDS:
+        return True
     return len(s) >= 3 and s.isalpha() and s.isascii() and any(c in "aeiouyAEIOUY" for c in s)
+
+
+# Short words that are answers, never products of variables (``no`` is not n times o).
+_ANSWER_WORDS = frozenset({"no", "ok", "yes", "none"})
 
 
 def split_top(s: str, sep: str) -> list[str]:

@@ -54,6 +54,7 @@ class Config(ScorerConfig):
 
 
 _DEFAULT = Config()
+HEDGED = "hedged: several different numbers after the answer marker"
 _SIMPLE_INT = re.compile(r"-?(?:0|[1-9]\d{0,17})")
 _GOLDS: dict[str, str | None] = {}
 _GOLD_CACHE_MAX = 200_000
@@ -154,7 +155,7 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str]:
     if len(nums) == 1:
         return nums.pop(), ""
     if len(nums) > 1:
-        return None, "several different numbers after the answer marker"
+        return None, HEDGED
     return None, ""
 
 
@@ -184,6 +185,8 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         why = found.refusal if found is not None and found.refusal else "no answer marker or number found"
         return done(False, "no_answer", None, why)
     key, why = _answer_number(found, strict)
+    if key is None and why == HEDGED:
+        return done(False, "incorrect", None, why)
     if key is None:
         return done(False, "no_answer", None, why or f"{found.marker} answer {found.text[:60]!r} is not a number")
     if found.refusal:

@@ -21,16 +21,16 @@ Inside this package, ``import math`` still means the standard library (absolute 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import ClassVar
 
 from verifiers._answer import Answer, Coll, Eq, Expr, parse_answer
 from verifiers._config import DEFAULT_TIMEOUT, ScorerConfig
 from verifiers._equivalence import SymbolicUnavailable, compare, compare_answers
-from verifiers._evaluate import TooLarge, Undefined, constant_value
+from verifiers._evaluate import TooLarge, Undefined, constant_value, value_key
 from verifiers._extract import (
     FALLBACK_MARKERS,
     answer_in_statement,
@@ -114,7 +114,7 @@ def _gold(gold: str) -> tuple[str, Answer | None]:
             found = find_answer(gold, ("boxed",), _DEFAULT.tags, _same_text)
             if found is not None and found.text:
                 parts = found.parts or (found.text,)
-        elif len(gold) > 80 and " " in gold.strip():
+        elif _is_prose(gold):
             found = find_answer(cut_debris(gold), _PROSE_MARKERS, _DEFAULT.tags)
             if found is not None and found.text:
                 parts = (_answer_text(found.marker, found.text),)
@@ -132,6 +132,12 @@ def _gold(gold: str) -> tuple[str, Answer | None]:
 
 
 _PROSE_MARKERS = ("answer_tag", "final_answer", "last_expression")
+_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}\b")
+
+
+def _is_prose(gold: str) -> bool:
+    """A worked solution rather than an answer: several plain words (commands such as ``\\frac`` do not count)."""
+    return len(gold) > 40 and len(_WORD.findall(gold, 0, 2000)) >= 4
 
 
 def _same_text(a: str, b: str) -> bool:
@@ -157,7 +163,7 @@ def _hedge_key(text: str) -> str:
             v = constant_value(answer.tree)
         except (Undefined, TooLarge):
             return norm
-        return str(v) if isinstance(v, Fraction) else str(v)[:40]
+        return value_key(v)
     return norm
 
 
