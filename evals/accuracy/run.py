@@ -1,24 +1,45 @@
 """Accuracy benchmark: this project vs Math-Verify, verl's built-in scorers and lm-eval's GSM8K regexes.
 
-All scorers see the same labelled cases (``cases.jsonl``, built by ``build_cases.py``) in one run. A scorer
-"accepts" a case when it would give full reward; accuracy is agreement with the human label ``expected``.
-A timeout or scorer error counts as "not accepted" (that is what a trainer would see).
+Two kinds of labelled cases, each scored by every scorer in one run:
 
-Run: python evals/accuracy/run.py            -> writes results.md and results.json next to this file
+* own: ``cases.jsonl`` (built by ``build_cases.py``), human labels ``expected``;
+* peer: the suites generated under ``peer/data/`` by ``peer/build_peer.py`` from other projects' tests and
+  outputs (Math-Verify's own tests, ...; see ``peer/README.md``), labels as the upstream gives them, plus
+  the contract's reading where it differs (``peer/contract.py``). Every disagreement of this project is
+  written by class to ``peer/disagreements.md``.
+
+A scorer "accepts" a case when it would give full reward; accuracy is agreement with the label. A timeout
+or scorer error counts as "not accepted" (that is what a trainer would see).
+
+Run:
+    python evals/accuracy/run.py                        # own + peer, all scorers -> results.md, results.json
+    python evals/accuracy/run.py --only verifiers       # only this project (fast; other rows kept)
+    python evals/accuracy/run.py --suite peer --failures 20   # peer suites; print the first 20 disagreements
+
+A run that covers only some suites or scorers updates those rows of ``results.json`` and keeps the others,
+each row naming the run that measured it; ``results.md`` is rewritten from ``results.json``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import logging
+import os
 import re
+import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 CASES = HERE / "cases.jsonl"
+OUT = HERE   # where results.md/results.json go; --out moves them (and disagreements.md) elsewhere
 
 # lm-evaluation-harness, lm_eval/tasks/gsm8k/gsm8k.yaml (metadata version 3.0), filter_list:
 #   strict-match:     regex_pattern "#### (\-?[0-9\.\,]+)", then take_first (group_select 0: first match)
@@ -63,9 +84,12 @@ def _math_verify(response: str, gold: str) -> bool:
 
 
 def _verl_gsm8k(method: str) -> Callable[[str, str], bool]:
-    from verl.utils.reward_score import gsm8k as verl_gsm8k
+    def score(response: str, gold: str) -> bool:
+        from verl.utils.reward_score import gsm8k as verl_gsm8k  # imported on first use: verl loads slowly
 
-    return lambda r, g: verl_gsm8k.compute_score(r, g, method=method) == 1.0
+        return verl_gsm8k.compute_score(response, gold, method=method) == 1.0
+
+    return score
 
 
 def _verl_math(response: str, gold: str) -> bool:
@@ -91,6 +115,13 @@ SCORERS: dict[str, dict[str, Callable[[str, str], bool]]] = {
 }
 
 
+ONLY = {"verifiers": "verifiers", "math-verify": "Math-Verify", "verl": "verl", "lm-eval": "lm-eval"}
+
+
+def _selected(name: str, only: list[str] | None) -> bool:
+    return not only or any(name.startswith(ONLY[o]) for o in only)
+
+
 def _run_one(fn: Callable[[str, str], bool], response: str, gold: str) -> tuple[bool, str]:
     try:
         return bool(fn(response, gold)), ""
@@ -100,14 +131,17 @@ def _run_one(fn: Callable[[str, str], bool], response: str, gold: str) -> tuple[
         return False, type(e).__name__
 
 
-def main() -> int:
+def run_own(only: list[str] | None, run_id: str) -> dict[str, Any]:
+    """Score ``cases.jsonl`` with the selected scorers: the JSON ``results``, ``misses``, ``by_category``."""
     cases = [json.loads(line) for line in CASES.read_text(encoding="utf-8").splitlines() if line.strip()]
     results: dict[str, dict[str, dict]] = defaultdict(dict)
     misses: dict[str, list[str]] = defaultdict(list)
-    by_category: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    by_category: dict[str, dict[str, dict[str, list[int]]]] = defaultdict(lambda: defaultdict(dict))
     for task, scorers in SCORERS.items():
         rows = [c for c in cases if c["task"] == task]
         for name, fn in scorers.items():
+            if not _selected(name, only):
+                continue
             agree = fp = fn_ = errors = 0
             start = time.perf_counter()
             for c in rows:
@@ -117,7 +151,7 @@ def main() -> int:
                 agree += ok
                 fp += got and not c["expected"]
                 fn_ += (not got) and c["expected"]
-                cat = by_category[(task, c["category"], name)]
+                cat = by_category[task][c["category"]].setdefault(name, [0, 0])
                 cat[0] += ok
                 cat[1] += 1
                 if not ok and name.startswith("verifiers"):
@@ -125,38 +159,192 @@ def main() -> int:
                                         f"{c['response'][:70]!r} vs gold {c['gold']!r}")
             results[task][name] = {"cases": len(rows), "agree": agree, "accuracy": agree / len(rows),
                                    "false_accepts": fp, "false_rejects": fn_, "errors": errors,
-                                   "seconds": round(time.perf_counter() - start, 3)}
-            print(f"{task:5s} {name:26s} {agree}/{len(rows)} = {agree / len(rows):.1%}  FA={fp} FR={fn_}",
-                  file=sys.stderr)
-    _write(cases, results, misses, by_category)
+                                   "seconds": round(time.perf_counter() - start, 3), "run": run_id}
+            print(f"own  {task:5s} {name:26s} {agree}/{len(rows)} = {agree / len(rows):.1%}  "
+                  f"FA={fp} FR={fn_}", file=sys.stderr)
+    counts = {"total": len(cases), "gsm8k": sum(c["task"] == "gsm8k" for c in cases),
+              "math": sum(c["task"] == "math" for c in cases)}
+    ours_ran = _selected("verifiers", only)
+    return {"results": results, "misses": misses if ours_ran else None, "by_category": by_category,
+            "counts": counts}
+
+
+def run_peer_suites(only: list[str] | None, suites_wanted: list[str] | None, run_id: str,
+                    failures: int, out: Path) -> dict[str, Any] | None:
+    """Score the generated peer suites; write ``peer/disagreements.md`` when this project was scored."""
+    from peer.evaluate import load_suites, run_peer
+    from peer.report import write_disagreements
+    from peer.scorers import OURS, PEER_SCORERS
+
+    suites, manifests = load_suites(suites_wanted)
+    if not suites:
+        which = f" named {', '.join(suites_wanted)}" if suites_wanted else ""
+        print(f"peer: no generated suites{which} under evals/accuracy/peer/data/ (run peer/build_peer.py; "
+              "see peer/README.md); skipped", file=sys.stderr)
+        return None
+    names = [n for n in PEER_SCORERS if _selected(n, only)]
+    run = run_peer(suites, manifests, names)
+    for s in run.suites.values():
+        for r in s["scorers"].values():
+            r["run"] = run_id
+        for per in s["files"].values():
+            for r in per.values():
+                r["run"] = run_id
+    classes: dict[str, Any] | None = None
+    if OURS in names:
+        write_disagreements(run, _STAMP, out / "peer" / "disagreements.md" if out != HERE else None)
+        upstream = [d for d in run.disagreements if d["accepted"] != d["row"]["expected"]]
+        counts = Counter((d["cls"], d["row"]["suite"]) for d in upstream)
+        from peer.classify import CLASSES
+
+        rows = {c: {s: counts[(c, s)] for s in run.suites if counts[(c, s)]} for c in CLASSES}
+        classes = {"suites": list(run.suites), "rows": {c: v for c, v in rows.items() if v}}
+        for d in run.disagreements[:failures]:
+            r = d["row"]
+            print(f"[{d['cls']}] {r['id']} label={r['expected']} contract={d['contract_label']} "
+                  f"ours={d['accepted']} ({d['detail'].get('status')}, "
+                  f"{str(d['detail'].get('extracted'))[:40]!r})"
+                  f"\n    gold={r['gold'][:100]!r}\n    resp={r['response'][-160:]!r}\n    why: {d['why']}")
+    return {"suites": run.suites, "classes": classes}
+
+
+_STAMP: dict[str, Any] = {}
+
+
+def _stamp(verifiers_commit: str) -> dict[str, Any]:
+    """When, and which ``verifiers`` ran: this checkout's ``src/`` (its HEAD, dirty or not) or another copy.
+
+    For another copy (``PYTHONPATH=/tmp/baseline/src``, e.g. a ``git archive`` of an older commit) the commit
+    is what ``--verifiers-commit`` says, since this checkout's HEAD says nothing about it.
+    """
+    import verifiers
+
+    where = Path(verifiers.__file__).resolve().parent
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())   # the 2 cores are shared: timings depend on it
+    stamp: dict[str, Any] = {"time": now, "verifiers": str(where), "commit": verifiers_commit, "load": load}
+    if not where.is_relative_to(ROOT / "src"):
+        return stamp
+    try:
+        git = ["git", "-C", str(ROOT)]
+        stamp["commit"] = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True,
+                                         check=True).stdout.strip()
+        status = subprocess.run([*git, "status", "--porcelain", "src"], capture_output=True, text=True,
+                                check=True).stdout
+        stamp["src_dirty"] = bool(status.strip())
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        pass
+    return stamp
+
+
+def _merge(old: dict[str, Any], new: dict[str, Any]) -> None:
+    """Copy ``new`` into ``old`` two levels deep (task/suite, then scorer), keeping rows not measured now."""
+    for key, table in new.items():
+        dest = old.setdefault(key, {})
+        for name, row in table.items():
+            if isinstance(row, dict) and isinstance(dest.get(name), dict) and "cases" not in row:
+                dest[name].update(row)
+            else:
+                dest[name] = row
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Accuracy benchmark: own labelled cases and peer suites.")
+    ap.add_argument("--suite", choices=("own", "peer", "all"), default="all")
+    ap.add_argument("--only", action="append", choices=sorted(ONLY),
+                    help="score only these scorers (repeatable); other rows of results.json are kept")
+    ap.add_argument("--peer-suites", default="",
+                    help="comma-separated peer suite names (default: all generated)")
+    ap.add_argument("--failures", type=int, default=0, metavar="N",
+                    help="print the first N disagreements of this project on the peer suites")
+    ap.add_argument("--verifiers-commit", default="",
+                    help="the commit of a verifiers copy imported from outside this checkout (recorded)")
+    ap.add_argument("--out", type=Path, default=OUT,
+                    help="folder for results.md, results.json, peer/disagreements.md (default: here)")
+    args = ap.parse_args(argv)
+    out: Path = args.out.resolve()
+    (out / "peer").mkdir(parents=True, exist_ok=True)
+    results_json = out / "results.json"
+    logging.getLogger("math_verify").setLevel(logging.ERROR)   # its timeout warnings are counted, not shown
+    _STAMP.update(_stamp(args.verifiers_commit))
+    run_id = _STAMP["time"]
+    print(f"run {run_id}: verifiers from {_STAMP['verifiers']}, commit {_STAMP.get('commit', '')[:12]}"
+          f"{' + uncommitted src/' if _STAMP.get('src_dirty') else ''}", file=sys.stderr)
+    data = json.loads(results_json.read_text(encoding="utf-8")) if results_json.exists() else {}
+    if "runs" not in data:   # results.json from before run stamps: its rows came from one full run
+        data = {"results": data.get("results", {}), "misses": data.get("misses", {}), "runs": {}}
+        for table in data["results"].values():
+            for row in table.values():
+                row.setdefault("run", "earlier")
+    data["runs"][run_id] = dict(_STAMP)
+    if args.suite in ("own", "all"):
+        own = run_own(args.only, run_id)
+        _merge(data.setdefault("results", {}), own["results"])
+        if own["misses"] is not None:
+            data["misses"] = own["misses"]
+        for task, cats in own["by_category"].items():
+            _merge(data.setdefault("by_category", {}).setdefault(task, {}), cats)
+        data["own_counts"] = own["counts"]
+    if args.suite in ("peer", "all"):
+        wanted = [s for s in args.peer_suites.split(",") if s] or None
+        peer = run_peer_suites(args.only, wanted, run_id, args.failures, out)
+        if peer is not None:
+            dest = data.setdefault("peer", {}).setdefault("suites", {})
+            for suite, summary in peer["suites"].items():
+                if suite in dest:
+                    for key in ("scorers", "files"):
+                        _merge({key: dest[suite].setdefault(key, {})}, {key: summary.pop(key)})
+                    dest[suite].update(summary)
+                else:
+                    dest[suite] = summary
+            if peer["classes"] is not None:
+                data["peer"]["classes"] = peer["classes"]
+    used = {r.get("run") for t in data.get("results", {}).values() for r in t.values()}
+    for s in data.get("peer", {}).get("suites", {}).values():
+        used |= {r.get("run") for r in s["scorers"].values()}
+    data["runs"] = {k: v for k, v in data["runs"].items() if k in used}
+    results_json.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write(data, out)
     return 0
 
 
-def _write(cases: list[dict], results: dict, misses: dict, by_category: dict) -> None:
-    (HERE / "results.json").write_text(json.dumps({"results": results, "misses": misses}, indent=2) + "\n")
+def _write(data: dict[str, Any], out: Path) -> None:
+    from peer.report import results_md_peer, stamp_line
+
+    counts = data.get("own_counts", {"total": 362, "gsm8k": 177, "math": 185})
+    results, misses = data.get("results", {}), data.get("misses", {})
+    by_category = data.get("by_category", {})
     lines = ["# Accuracy benchmark results", "",
-             (f"{len(cases)} hand-labelled cases (`cases.jsonl`; {sum(c['task'] == 'gsm8k' for c in cases)} "
-              f"GSM8K, {sum(c['task'] == 'math' for c in cases)} MATH), all scorers in one run of "
+             (f"{counts['total']} hand-labelled cases (`cases.jsonl`; {counts['gsm8k']} GSM8K, "
+              f"{counts['math']} MATH) and the peer suites below, all scorers in "
               "`python evals/accuracy/run.py`."),
              ("FA = false accepts (rewarded a wrong answer), FR = false rejects (refused a right one). "
-              "Timeouts and exceptions count as not accepted."), ""]
+              "Timeouts and exceptions count as not accepted. *run* names the run that measured the row "
+              "(a partial run, e.g. `--only verifiers`, updates only its rows)."), ""]
+    lines += [f"- run `{k}`: {stamp_line(v, with_time=False)}" for k, v in data.get("runs", {}).items()]
+    lines.append("")
     for task, table in results.items():
-        lines += [f"## {task.upper()}", "", "| scorer | agree | accuracy | FA | FR | errors | seconds |",
-                  "|---|---:|---:|---:|---:|---:|---:|"]
+        lines += [f"## {task.upper()}", "",
+                  "| scorer | agree | accuracy | FA | FR | errors | seconds | run |",
+                  "|---|---:|---:|---:|---:|---:|---:|---|"]
         for name, r in table.items():
-            lines.append(f"| {name} | {r['agree']}/{r['cases']} | {r['accuracy']:.1%} | {r['false_accepts']} | "
-                         f"{r['false_rejects']} | {r['errors']} | {r['seconds']} |")
+            lines.append(f"| {name} | {r['agree']}/{r['cases']} | {r['accuracy']:.1%} | "
+                         f"{r['false_accepts']} | {r['false_rejects']} | {r['errors']} | {r['seconds']} | "
+                         f"{r.get('run', '')} |")
         lines.append("")
-        cats = sorted({c for (t, c, _) in by_category if t == task})
+        cats = by_category.get(task, {})
         names = list(table)
-        lines += ["| category | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
-        for cat in cats:
-            cells = [f"{by_category[(task, cat, n)][0]}/{by_category[(task, cat, n)][1]}" for n in names]
-            lines.append(f"| {cat} | " + " | ".join(cells) + " |")
-        lines.append("")
+        if cats:
+            lines += ["| category | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+            for cat in sorted(cats):
+                cells = [f"{cats[cat][n][0]}/{cats[cat][n][1]}" if n in cats[cat] else "" for n in names]
+                lines.append(f"| {cat} | " + " | ".join(cells) + " |")
+            lines.append("")
         if misses.get(task):
-            lines += [f"Cases this project gets wrong ({task}):", ""] + [f"- `{m}`" for m in misses[task]] + [""]
-    (HERE / "results.md").write_text("\n".join(lines), encoding="utf-8")
+            lines += [f"Cases this project gets wrong ({task}):", ""]
+            lines += [f"- `{m}`" for m in misses[task]] + [""]
+    lines += results_md_peer(data.get("peer", {}))
+    (out / "results.md").write_text("\n".join(lines), encoding="utf-8")
 
 
 if __name__ == "__main__":
