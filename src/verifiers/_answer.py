@@ -123,6 +123,7 @@ _LABEL = re.compile(
 _LABEL_LIST = re.compile(r"\((?:\s*[a-zA-Z](?:_\{?\w+\}?)?\s*,)+\s*[a-zA-Z](?:_\{?\w+\}?)?\s*\)")
 _SUBSCRIPT = re.compile(r"_\{[^{}]*\}|_\w")
 _NAME_EXPR = re.compile(r"(?:[a-zA-Z+\-*/^(){}|:' ]|\\(?:frac|cdot|angle|overline|triangle|sqrt|[a-zA-Z]+(?=[\s{(]|$)))+")
+_BASE_NUMERAL = re.compile(r"-?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)?_\{?\d{1,2}\}?")
 _DECIMAL = re.compile(r"\d\.\d+(?![\d(]|\\)")  # a terminating decimal literal (not 0.\overline{3}, 0.(3))
 _THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
 
@@ -183,6 +184,8 @@ def _parse(s: str, depth: int) -> Answer:
         return Ratio(tuple(_parse(x, depth + 1) for x in colon))
     if is_text_answer(s):
         return Text(s.lower())
+    if "_" in s and _BASE_NUMERAL.fullmatch(s):  # 2112_6, 4210_{7}: digits and base must both match
+        return Text(s.replace("{", "").replace("}", "").lower())
     return _expr(s)
 
 

@@ -32,7 +32,7 @@ MARKERS = ("answer_tag", "boxed", "hash", "final_answer", "last_number", "last_e
 FALLBACK_MARKERS = frozenset({"last_number", "last_expression"})
 # Tokens that end a chat turn; what follows them is template debris, not the answer.
 END_OF_TURN = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "<|end|>",
-               "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<|user|>", "<|assistant|>")
+               "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<|user|>", "<|assistant|>")  # see cut_debris
 MAX_FALLBACK_CHARS = 4_000  # the fallbacks look at the end of the response only
 # Boxes closer than this (and not split by a blank line) read as one final statement, e.g. a hedge.
 HEDGE_GAP = 80
@@ -62,6 +62,7 @@ _NUMBER = re.compile(r"(?<![A-Za-z_])" + _MINUS + r"?\$?(?:\d{1,3}(?: \d{3})+(?!
 # Display math may span lines; inline $...$ and \(...\) may not. An escaped \$ is money, never a delimiter.
 _MATH_SPAN = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<!\\)\$((?:[^$\\\n]|\\[^\n])+)\$",
                         re.DOTALL)
+_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}")  # a word of prose (``\\infty`` and ``x`` are not)
 _LEADING_NUMBER_WORDS = re.compile(r"(" + _MINUS + r"?\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?)\s+[A-Za-z][A-Za-z\s'-]*")
 _COPULA = re.compile(
     r"\b(?:is|are|was|were|equals?|be|becomes|gives|yields|makes)\s*:?\s+"
@@ -225,8 +226,8 @@ def _final_group(text: str, found: list[tuple[str, int, int]], same: Callable[[s
 
 def cut_debris(text: str) -> str:
     """``text`` up to the first chat-template end-of-turn token that follows some content."""
-    if "<" not in text:
-        return text
+    if "<|" not in text and "</s>" not in text and "<｜" not in text and "<end_of_turn>" not in text:
+        return text  # every END_OF_TURN token starts with one of these
     cut = len(text)
     for tok in END_OF_TURN:
         i = text.find(tok)
@@ -257,6 +258,8 @@ def answer_in_statement(statement: str) -> str:
     outside = _MATH_SPAN.sub(" ", s)
     if spans and not any(ch.isdigit() for ch in outside):
         return spans[0] if len(spans) == 1 else ", ".join(spans)
+    if not spans and _WORD.search(s) is None:
+        return s.strip().rstrip(".").strip()  # math written without delimiters: [0,\\infty), x + 1
     text = _plain_answer(s)
     if spans:
         return text

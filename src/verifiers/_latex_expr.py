@@ -44,6 +44,8 @@ FUNCTIONS = frozenset({
     "sinh", "cosh", "tanh", "coth", "ln", "log", "exp", "lg",
 })
 _INVERSE = {"sin": "arcsin", "cos": "arccos", "tan": "arctan", "cot": "arccot", "sec": "arcsec", "csc": "arccsc"}
+# Letters that name functions when a parenthesis follows: f(2) is the value of f at 2, not f times 2.
+FUNCTION_LETTERS = frozenset("fghFGH")
 _MULTIPLY = frozenset({"*", "\\cdot", "\\times"})
 _DIVIDE = frozenset({"/", "\\div"})
 # Tokens that may start a factor of an implicit product (``2x``, ``3\\pi``, ``x(y+1)``).
@@ -113,6 +115,13 @@ def has_decimal(node: Node) -> bool:
     return False
 
 
+def _canonical(arg: Node, tokens: list[str]) -> str:
+    """A name for a function's argument: its value if constant (f(2) = f(4/2)), else its tokens."""
+    if arg[0] == "num":
+        return str(arg[1])
+    return "".join(tokens)
+
+
 def _num(tok: str) -> Node:
     whole, _, frac = tok.partition(".")
     return ("num", Fraction(int((whole or "0") + frac), 10 ** len(frac)), bool(frac))
@@ -173,7 +182,7 @@ class _Parser:
     def _starts_factor(self, tok: str, stop_at_function: bool) -> bool:
         if not tok:
             return False
-        if tok[0].isdigit() or tok[0] == "." or (tok.isalpha() and len(tok) == 1):
+        if tok[0].isdigit() or tok[:1] == "." and len(tok) > 1 or (tok.isalpha() and len(tok) == 1):
             return True
         if tok in _ABS_BARS:
             return self.abs_depth == 0 and tok != "\\rvert"
@@ -227,7 +236,7 @@ class _Parser:
             raise Unsupported("nested too deeply")
         tok = self.take()
         c = tok[0]
-        if c.isdigit() or c == ".":
+        if c.isdigit() or c == "." and len(tok) > 1:
             node = _num(tok)
             if self.peek() == "\\frac" and not node[2] and self.t[self.i - 2: self.i - 1] != ["^"]:
                 mixed = self._mixed_fraction(node[1])
@@ -276,6 +285,12 @@ class _Parser:
         raise Unsupported(f"unsupported {tok}")
 
     def _symbol(self, name: str) -> Node:
+        if name in FUNCTION_LETTERS and self.peek() == "(":  # f(2), g(x): an unknown function's value
+            start = self.i
+            self.take("(")
+            arg = self.expr(1)
+            self.take(")")
+            return ("sym", f"{name}({_canonical(arg, self.t[start + 1:self.i - 1])})")
         if self.peek() == "_":  # x_1, a_{n}, x_{12}
             self.take()
             sub = self.take()

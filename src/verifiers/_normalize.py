@@ -12,6 +12,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 
 MAX_ANSWER_CHARS = 2_000
@@ -47,6 +48,7 @@ _TEXT = re.compile(r"\\(?:text|textnormal|mbox|hbox|textit|texttt)\s*\{([^{}]*)\
 _UNIT_TAIL = re.compile(
     r"(?<=[\d}).\s])\s*\\(?:text|mbox|mathrm|textbf|mathbf)\s*\{\s*(?![aApP]\.?\s*[mM]\.?\s*\})[a-zA-Z][a-zA-Z\s.]*\}"
     r"(?:\s*\^\s*\{?[23]\}?)?\s*$")
+_MERIDIEM = re.compile(r"(?<=[\d\s}{])([aApP])\.?\s?[mM]\.?(?![a-zA-Z])")
 _ONE_CHAR_GROUP = re.compile(r"([_^])\{(\w)\}")
 _TRAILING_BACKSLASH = re.compile(r"(?<!\\)(?:\\\\|\\)\s*$")
 _UNIT_WORDS = frozenset((
@@ -57,6 +59,7 @@ _UNIT_WORDS = frozenset((
     "pound", "lbs", "lb", "ounces", "ounce", "oz", "grams", "gram", "g", "kg", "liters", "liter", "litres", "l",
     "ml", "gallons", "gallon", "people", "students", "ways", "times"))
 # A unit glued to its number ("10weeks", "5cm"), or with a power ("10 cm^2"); multi-word units ("square units").
+_POWER_TAIL = re.compile(r"\^\{?[23]\}?$")
 _GLUED_UNIT = re.compile(r"(?<=\d)\s*([a-zA-Z]+)(?:\^\{?[23]\}?)?$")
 _WORD_CONNECTOR = re.compile(
     r"\s*\\text\s*\{\s*(?:or|and)\s*\}\s*|\s+(?:or|and)\s+|(?<=[)\]}])\s*(?:or|and)\s*(?=[(\[\\{])")
@@ -90,6 +93,7 @@ def strip_math_delimiters(s: str) -> str:
     return s
 
 
+@functools.lru_cache(maxsize=65536)  # RL scores the same golds and many identical answers again and again
 def normalize(answer: str) -> str:
     """Canonical text of one extracted MATH answer (see module doc); long inputs are cut."""
     s = _unicode(answer[:MAX_ANSWER_CHARS])
@@ -120,6 +124,8 @@ def normalize(answer: str) -> str:
             break
         s = t
     s = _strip_unit(s)  # units that were inside \\text{...}
+    if "m" in s or "M" in s:
+        s = _MERIDIEM.sub(lambda m: m.group(1).lower() + "m", s)  # 9 a.m. -> 9am, 4:30 P.M. -> 4:30pm
     if "," in s and any(c.isalpha() for c in s):
         s = _strip_item_units(s)
     s = strip_math_delimiters(s)
@@ -168,6 +174,8 @@ def _keeps_space(s: str, start: int, end: int) -> bool:
 
 def _strip_unit(s: str) -> str:
     """Drop a trailing unit after a value: ``5\\text{ cm}^2``, ``10 square units``, ``10weeks``, ``10 cm^2``."""
+    if not s[-1:].isalpha() and not s.endswith(("}", ".", "^2", "^3")):
+        return s  # ends in a digit, bracket or operator: no unit to drop
     m = _UNIT_TAIL.search(s)
     if m and s[:m.start()].strip():
         return s[:m.start()].rstrip()
@@ -177,7 +185,7 @@ def _strip_unit(s: str) -> str:
         if m and len(m.group(1)) >= 3 and m.group(1).lower() in _UNIT_WORDS and out[:m.start()].strip():
             return out[:m.start()].rstrip()
         head, _, last = out.rpartition(" ")
-        word = re.sub(r"\^\{?[23]\}?$", "", last.lower().rstrip("."))
+        word = _POWER_TAIL.sub("", last.lower().rstrip("."))
         if not head or word not in _UNIT_WORDS:
             break
         head = head.rstrip()

@@ -107,7 +107,7 @@ def _fast_path(response: str, gold: str) -> Score | None:
     # another #### close before it may be a hedge: the general path decides
     if i < 0 or len(response) > DEFAULT_MAX_CHARS or response.find("####", max(0, i - HEDGE_GAP - 8), i) >= 0:
         return None
-    if "<" in response and len(cut_debris(response)) < len(response):
+    if len(cut_debris(response)) < len(response):
         return None  # chat-template debris: the general path cuts it first
     j = response.find("\n", i)
     content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
