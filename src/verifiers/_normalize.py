@@ -182,7 +182,7 @@ def _strip_unit(s: str) -> str:
     out = s.rstrip()
     for _ in range(3):  # "10 square units": one word at a time, a few words at most
         m = _GLUED_UNIT.search(out)
-        if m and len(m.group(1)) >= 3 and m.group(1).lower() in _UNIT_WORDS and out[:m.start()].strip():
+        if m and len(m.group(1)) >= 2 and m.group(1).lower() in _UNIT_WORDS and out[:m.start()].strip():
             return out[:m.start()].rstrip()
         head, _, last = out.rpartition(" ")
         word = _POWER_TAIL.sub("", last.lower().rstrip("."))
