@@ -1,7 +1,12 @@
 """Symbolic equivalence with sympy. Runs only inside worker processes (``verifiers._workers``).
 
-Nothing here has its own timeout: the worker is killed if it overruns. Parsing uses
-``latex2sympy2_extended`` (Math-Verify's LaTeX parser) and falls back to sympy's own LaTeX parser.
+This is the fallback behind the in-process comparison (``verifiers._evaluate``): it sees only answers the
+in-process parser cannot read (``\\sum``, ``\\int``, matrix arithmetic, ``\\begin{cases}``...) and
+expressions that agree numerically but are not rational functions (to confirm equality). Parsing uses
+``latex2sympy2_extended`` (Math-Verify's LaTeX parser) because it covers far more LaTeX than the in-process
+parser, which is kept small on purpose (bounded, no sympy import); sympy's own LaTeX parser is the fallback.
+Nothing here has its own timeout: the worker is killed if it overruns. Infinities equal only themselves and
+an undefined value (``zoo``, ``nan``) equals nothing: a relative-tolerance test would accept them.
 """
 
 from __future__ import annotations
