@@ -159,9 +159,9 @@ def _parse(s: str, depth: int) -> Answer:
         return Union(tuple(_parse(p, depth + 1) for p in parts))
     if s.startswith("\\{") and s.endswith("\\}") and encloses(s):
         inner = s[2:-2].strip()
-        return Coll(tuple(_parse(x, depth + 1) for x in _items(inner))) if inner else Empty()
+        return Coll(_members(_items(inner), depth)) if inner else Empty()
     if s.startswith("{") and s.endswith("}") and encloses(s) and len(split_top(s[1:-1], ",")) > 1:
-        return Coll(tuple(_parse(x, depth + 1) for x in _items(s[1:-1])))  # {1, 2}: a set without backslashes
+        return Coll(_members(_items(s[1:-1]), depth))  # {1, 2}: a set without backslashes
     br = outer_brackets(s)
     if br:
         items = split_top(s[1:-1], ",")
@@ -171,7 +171,7 @@ def _parse(s: str, depth: int) -> Answer:
     if not _THOUSANDS.match(s):
         items = _items(s)
         if len(items) > 1:
-            return Coll(tuple(_parse(x, depth + 1) for x in items[:MAX_ITEMS + 1]), bare=True, text=s)
+            return Coll(_members(items[:MAX_ITEMS + 1], depth), bare=True, text=s)
     if "\\pm" in s or "\\mp" in s:
         expanded = _expand_pm(s)
         if expanded is not None:
@@ -187,6 +187,18 @@ def _parse(s: str, depth: int) -> Answer:
     if "_" in s and _BASE_NUMERAL.fullmatch(s):  # 2112_6, 4210_{7}: digits and base must both match
         return Text(s.replace("{", "").replace("}", "").lower())
     return _expr(s)
+
+
+def _members(items: list[str], depth: int) -> tuple[Answer, ...]:
+    """The members of a set or list; an item that is itself ``a \\pm b`` adds both values."""
+    out: list[Answer] = []
+    for x in items:
+        a = _parse(x, depth + 1)
+        if isinstance(a, Coll) and a.bare and ("\\pm" in x or "\\mp" in x):
+            out.extend(a.items)
+        else:
+            out.append(a)
+    return tuple(out)
 
 
 def _expr(s: str) -> Expr:

@@ -122,11 +122,13 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
         return comma is not None and _equal(g if isinstance(a, Coll) else a, comma, c)
     if isinstance(g, Union) and isinstance(a, Union):
         return _match_unordered(g.parts, a.parts, c)
-    if isinstance(g, Ratio) and isinstance(a, Ratio):
+    if isinstance(g, Ratio) or isinstance(a, Ratio):
         tg, ta = clock_seconds(g), clock_seconds(a)
         if tg is not None and ta is not None:
-            return tg == ta
-        return len(g.parts) == len(a.parts) and all(_equal(x, y, c) for x, y in zip(g.parts, a.parts))
+            return tg == ta  # 9 a.m. = 9:00 a.m. = 09:00
+        if isinstance(g, Ratio) and isinstance(a, Ratio):
+            return len(g.parts) == len(a.parts) and all(_equal(x, y, c) for x, y in zip(g.parts, a.parts))
+        return False
     if isinstance(g, Text) or isinstance(a, Text):
         return isinstance(g, Text) and isinstance(a, Text) and g.text == a.text
     if isinstance(g, Expr) and isinstance(a, Expr):
@@ -134,11 +136,14 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
     return False
 
 
-def clock_seconds(r: Ratio) -> int | None:
-    """Seconds after midnight of a clock time (``8:34``, ``20:34:00``, ``08:34 p.m.``), or ``None``."""
-    if not 2 <= len(r.parts) <= 3 or not all(isinstance(p, Expr | Text) for p in r.parts):
+def clock_seconds(r: Answer) -> int | None:
+    """Seconds after midnight of a clock time (``8:34``, ``20:34:00``, ``08:34 p.m.``, ``9 a.m.``), or ``None``."""
+    if isinstance(r, Expr | Text) and r.text.lower().endswith(("am", "pm")) and r.text[:-2].isdigit():
+        texts = [r.text[:-2], "00" + r.text[-2:]]
+    elif isinstance(r, Ratio) and 2 <= len(r.parts) <= 3 and all(isinstance(p, Expr | Text) for p in r.parts):
+        texts = [p.text for p in r.parts]  # type: ignore[union-attr]
+    else:
         return None
-    texts = [p.text for p in r.parts]  # type: ignore[union-attr]
     last = texts[-1].lower().replace(".", "")
     half = last[-2:] if last.endswith(("am", "pm")) else ""
     texts[-1] = texts[-1][:len(texts[-1]) - len(half) - (texts[-1].count("."))].strip() if half else texts[-1]

@@ -57,8 +57,9 @@ _MINUS = "[-\u2212\u2013]"
 # A number, with a sign (also U+2212), money sign, thousands separators, decimals and a ``/d`` denominator: "1/3"
 # is one number, never "3". The denominator allows no spaces, so "10 / 2 = 5" still ends in 5.
 # Digits inside a word ("AZYUK2A", "x2") are not a number; "1 000" (groups of three) is one.
-_NUMBER = re.compile(r"(?<![A-Za-z_])" + _MINUS + r"?\$?(?:\d{1,3}(?: \d{3})+(?![\d,.])|\d[\d,]*(?:\.\d+)?"
-                     r"(?:/\d+(?:\.\d+)?)?)|" + _MINUS + r"?\.\d+")
+_NUMBER = re.compile(r"(?<![A-Za-z_])(?:\d{1,2}:\d\d(?::\d\d)?(?:\s?[aApP]\.?[mM]\.?(?![A-Za-z]))?|" + _MINUS
+                     + r"?\$?(?:\d{1,3}(?: \d{3})+(?![\d,.])|\d[\d,]*(?:\.\d+)?(?:/\d+(?:\.\d+)?)?)|" + _MINUS
+                     + r"?\.\d+)")  # a clock time 4:30 p.m. is one answer too
 # Display math may span lines; inline $...$ and \(...\) may not. An escaped \$ is money, never a delimiter.
 _MATH_SPAN = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<!\\)\$((?:[^$\\\n]|\\[^\n])+)\$",
                         re.DOTALL)
@@ -245,7 +246,7 @@ def answer_in_statement(statement: str) -> str:
     "Jane started 3 hours ago" -> ``3``. Copulas inside math spans do not count (``$x = 5$`` is a labelled value
     for the answer parser).
     """
-    s = statement.strip().strip("*").strip()
+    s = statement.replace("**", "").strip().strip("*_").strip()  # markdown bold: **Monday**
     if not s:
         return s
     masked = _mask_math(s)

@@ -46,7 +46,7 @@ _NEQ = re.compile(r"\\neq?(?![a-zA-Z])|!=")
 _FONT = re.compile(r"\\(?:mathbf|textbf|mathrm|mathit|boldsymbol|bf|rm|operatorname)\s*\{([^{}]*)\}")
 _TEXT = re.compile(r"\\(?:text|textnormal|mbox|hbox|textit|texttt)\s*\{([^{}]*)\}")
 _UNIT_TAIL = re.compile(
-    r"(?<=[\d}).\s])\s*\\(?:text|mbox|mathrm|textbf|mathbf)\s*\{\s*(?![aApP]\.?\s*[mM]\.?\s*\})[a-zA-Z][a-zA-Z\s.]*\}"
+    r"(?<=\S)\s*\\(?:text|mbox|mathrm|textbf|mathbf)\s*\{\s*(?![aApP]\.?\s*[mM]\.?\s*\})[a-zA-Z][a-zA-Z\s.]*\}"
     r"(?:\s*\^\s*\{?[23]\}?)?\s*$")
 _MERIDIEM = re.compile(r"(?<=[\d\s}{])([aApP])\.?\s?[mM]\.?(?![a-zA-Z])")
 _ONE_CHAR_GROUP = re.compile(r"([_^])\{(\w)\}")
