@@ -205,8 +205,8 @@ def _same_solutions(g: Eq, a: Eq, c: _Ctx) -> bool | None:
     if not any(free_symbols(t) for t in trees):
         return None
     dg, da = ("sub", trees[0], trees[1]), ("sub", trees[2], trees[3])
-    out, _ = ev.sample_compare(dg, da, 0.0, relation=ev.ratio_relation(),
-                               seed_text=f"{_text(g.sides[0])}={_text(a.sides[0])}")
+    out = ev.sample_compare(dg, da, 0.0, relation=ev.ratio_relation(),
+                            seed_text=f"{_text(g.sides[0])}={_text(a.sides[0])}", deadline=c.deadline)
     if out in ("equal", "agree"):
         return True
     if out == "different":
@@ -502,7 +502,7 @@ def _same_relation(g: Rel, a: Rel) -> bool:
 def _positive_multiple(f: Node, h: Node, any_sign: bool) -> bool:
     if not free_symbols(f) and not free_symbols(h):
         return False  # a relation between constants is a statement, not an answer
-    out, _ = ev.sample_compare(f, h, 0.0, relation=ev.ratio_relation(positive=not any_sign))
+    out = ev.sample_compare(f, h, 0.0, relation=ev.ratio_relation(positive=not any_sign))
     return out in ("equal", "agree")
 
 
@@ -576,6 +576,8 @@ def _match_unordered(g: tuple[Answer, ...], a: tuple[Answer, ...], c: _Ctx) -> b
         return False
     left = list(a)
     for x in g:
+        if time.monotonic() > c.deadline:
+            raise _Timeout  # pairwise matching of large sets is quadratic: bounded by the verdict's deadline
         for k, y in enumerate(left):
             if _equal(x, y, c):
                 del left[k]
@@ -598,16 +600,17 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
         return bool(tg[1] == ta[1])
     constant = not free_symbols(tg) and not free_symbols(ta)
     if constant:
-        try:
-            vg, va = ev.constant_value(tg), ev.constant_value(ta)
-        except ev.Undefined:
+        vg, va = _constant(tg), _constant(ta)
+        if vg is None or va is None:
             return False  # an undefined value equals nothing
-        except (ev.TooLarge, ev.Inexact):
-            return _symbolic_equal(g.text, a.text, c)
+        if vg is _HUGE or va is _HUGE:
+            if vg is _HUGE and va is _HUGE:
+                return _symbolic_equal(g.text, a.text, c)
+            return False  # beyond 2^4096 (or below 2^-4096) against a number of ordinary size
         if not (ev.is_finite(vg) and ev.is_finite(va)):
             return vg == va
     tol = c.rel_tol if has_decimal(tg) or has_decimal(ta) else 0.0
-    out, _ = ev.sample_compare(tg, ta, tol, seed_text=f"{g.text}|{a.text}")
+    out = ev.sample_compare(tg, ta, tol, seed_text=f"{g.text}|{a.text}", deadline=c.deadline)
     if out == "equal":
         return True
     if out == "different":
@@ -619,6 +622,19 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
             verdict = None
         return True if verdict is None else verdict
     return _symbolic_equal(g.text, a.text, c)
+
+
+_HUGE = object()
+
+
+def _constant(t: Node) -> ev.Value | object | None:
+    """A constant's value, ``_HUGE`` when beyond the numeric budget, ``None`` when undefined."""
+    try:
+        return ev.constant_value(t)
+    except ev.Undefined:
+        return None
+    except (ev.TooLarge, ev.Inexact):
+        return _HUGE
 
 
 def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math as _m
 import random
 import threading
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -427,12 +428,12 @@ def _points(names: Sequence[str], rng: random.Random, exact_mode: bool, positive
 
 
 def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Value, Value], Outcome] | None = None,
-                   seed_text: str = "") -> tuple[Outcome, bool]:
-    """Compare two trees at random points; returns (outcome, rigorous).
+                   seed_text: str = "", deadline: float = _m.inf) -> Outcome:
+    """Compare two trees at random points.
 
-    ``outcome``: "equal" (constants, or exact-mode agreement: ``rigorous`` True), "agree" (approximate agreement
-    at every point, to be confirmed by the CAS), "different" or "unknown". ``relation(vg, va)`` replaces
-    value agreement (used for equations: proportional sides).
+    Returns "equal" (constants, or exact-mode agreement), "agree" (approximate agreement at every point, to be
+    confirmed by the CAS), "different" or "unknown" (also when ``deadline``, a ``time.monotonic()`` instant,
+    passes). ``relation(vg, va)`` replaces value agreement (used for equations: proportional sides).
     """
     names = sorted(free_symbols(g) | free_symbols(a))
     agree = relation or (lambda x, y: values_agree(x, y, rel_tol))
@@ -440,24 +441,25 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         try:
             vg, va = constant_value(g), constant_value(a)
         except (Undefined, TooLarge, Inexact):
-            return "unknown", False
+            return "unknown"
         out = agree(vg, va)
         if out == "different":
-            return out, True
+            return out
         if isinstance(vg, Fraction) and isinstance(va, Fraction):
-            return "equal", True
+            return "equal"
         extra = extra_bits(g) + extra_bits(a)
         if out == "agree" and not extra and _moderate(vg) and _moderate(va):
-            return "equal", True
+            return "equal"
         if relation is None:  # rounding or a real difference below 2^-190: look again with more bits
-            out = _recheck(g, a, extra)
-            return out, out != "unknown"
-        return "unknown", False
+            return _recheck(g, a, extra, deadline)
+        return "unknown"
     exact_mode = is_rational_tree(g) and is_rational_tree(a)
     cx = has_imaginary(g) or has_imaginary(a)
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
     good = 0
     for attempt in range(MAX_ATTEMPTS):
+        if time.monotonic() > deadline:
+            return "unknown"
         env = _points(names, rng, exact_mode, positive=attempt % 2 == 1)
         try:
             if exact_mode:
@@ -471,16 +473,16 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         except Undefined:
             continue
         except TooLarge:
-            return "unknown", False
+            return "unknown"
         out = agree(vg, va)
         if out == "different":
-            return "different", True
+            return "different"
         if out == "unknown":
-            return "unknown", False
+            return "unknown"
         good += 1
         if good >= POINTS:
-            return ("equal", True) if exact_mode else ("agree", False)
-    return "unknown", False
+            return "equal" if exact_mode else "agree"
+    return "unknown"
 
 
 def extra_bits(node: Node) -> int:
@@ -502,13 +504,15 @@ def extra_bits(node: Node) -> int:
     return extra
 
 
-def _recheck(g: Node, a: Node, extra: int) -> Outcome:
+def _recheck(g: Node, a: Node, extra: int, deadline: float) -> Outcome:
     """Two constants, compared at two higher precisions: a difference that shrinks with the precision is
     rounding (equal), one that stays is real (different)."""
     if extra > MAX_EXTRA_BITS:
         return "unknown"
     rel = []
     for bits in (PRECISION_BITS + extra, PRECISION_BITS + extra + 160):
+        if time.monotonic() > deadline:
+            return "unknown"
         ctx = mpmath.MPContext()
         ctx.prec = bits
         _LOCAL.ctx = ctx

@@ -22,8 +22,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-MAX_TOKENS = 400
-MAX_DEPTH = 60
+MAX_TOKENS = 800
+MAX_DEPTH = 100
 
 Node = tuple[Any, ...]
 
