@@ -1,4 +1,4 @@
-"""Shared fixtures: the real datasets live outside the repo (../shared/data), never committed."""
+"""Shared fixtures and hypothesis profiles: the real datasets live outside the repo (../shared/data)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,39 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, Phase, settings
 
 _DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+# Profiles for the scorers' metamorphic property tests (tests/verifiers/test_*_properties.py) only; other
+# files keep their own settings. They are not named "ci"/"dev": hypothesis ships a built-in "ci" profile that
+# it loads by itself when it detects CI, and re-registering that name would silently switch every test in the
+# suite to 500 examples. HYPOTHESIS_PROFILE=ci selects the CI one (500 examples, reproducible); anything else
+# the quick one. Test files use it as `@settings(settings.get_profile("scorer-props"))`. No "explain" phase:
+# it re-runs a failing example many times, and a scorer that times out would make that cost minutes.
+_PHASES = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink]
+settings.register_profile(
+    "scorer-props-ci",
+    max_examples=500,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=_PHASES,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "scorer-props-dev",
+    max_examples=50,
+    deadline=None,
+    phases=_PHASES,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "scorer-props",
+    settings.get_profile(
+        "scorer-props-ci" if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else "scorer-props-dev"
+    ),
+)
 
 
 @pytest.fixture(scope="session")
