@@ -124,6 +124,7 @@ _LABEL_LIST = re.compile(r"\((?:\s*[a-zA-Z](?:_\{?\w+\}?)?\s*,)+\s*[a-zA-Z](?:_\
 _SUBSCRIPT = re.compile(r"_\{[^{}]*\}|_\w")
 _NAME_EXPR = re.compile(r"(?:[a-zA-Z+\-*/^(){}|:' ]|\\(?:frac|cdot|angle|overline|triangle|sqrt|[a-zA-Z]+(?=[\s{(]|$)))+")
 _BASE_NUMERAL = re.compile(r"-?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)?_\{?\d{1,2}\}?")
+_SET_BUILDER = re.compile(r"[a-zA-Z](?:_\w)?\s*(?:\\in\s*\\mathbb\{?R\}?\s*)?(?:\\mid|\||:|\\vert)\s*")
 _DECIMAL = re.compile(r"\d\.\d+(?![\d(]|\\)")  # a terminating decimal literal (not 0.\overline{3}, 0.(3))
 _THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
 
@@ -159,6 +160,9 @@ def _parse(s: str, depth: int) -> Answer:
         return Union(tuple(_parse(p, depth + 1) for p in parts))
     if s.startswith("\\{") and s.endswith("\\}") and encloses(s):
         inner = s[2:-2].strip()
+        builder = _SET_BUILDER.match(inner)
+        if builder and _relation_ops(inner[builder.end():]):  # \{x \mid x < -3\}: the set the relation describes
+            return _parse(inner[builder.end():], depth + 1)
         return Coll(_members(_items(inner), depth)) if inner else Empty()
     if s.startswith("{") and s.endswith("}") and encloses(s) and len(split_top(s[1:-1], ",")) > 1:
         return Coll(_members(_items(s[1:-1]), depth))  # {1, 2}: a set without backslashes

@@ -63,6 +63,7 @@ _NUMBER = re.compile(r"(?<![A-Za-z_])(?:\d{1,2}:\d\d(?::\d\d)?(?:\s?[aApP]\.?[mM
 # Display math may span lines; inline $...$ and \(...\) may not. An escaped \$ is money, never a delimiter.
 _MATH_SPAN = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<!\\)\$((?:[^$\\\n]|\\[^\n])+)\$",
                         re.DOTALL)
+_UNICODE_MATH = re.compile("[π√∞±×÷]")  # 9π, 2√3 written without delimiters (not m²: a unit)
 _WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}")  # a word of prose (``\\infty`` and ``x`` are not)
 _LEADING_NUMBER_WORDS = re.compile(r"(" + _MINUS + r"?\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?)\s+[A-Za-z][A-Za-z\s'-]*")
 _COPULA = re.compile(
@@ -255,7 +256,7 @@ def answer_in_statement(statement: str) -> str:
         last = m
     if last is not None:
         s, masked = s[last.end():].strip(), masked[last.end():].strip()
-    spans = [next(g for g in m.groups() if g is not None).strip() for m in _MATH_SPAN.finditer(s)]
+    spans = _joined_spans(s)
     outside = _MATH_SPAN.sub(" ", s)
     if spans and not any(ch.isdigit() for ch in outside):
         return spans[0] if len(spans) == 1 else ", ".join(spans)
@@ -271,6 +272,22 @@ def answer_in_statement(statement: str) -> str:
         return text
     numbers = _NUMBER.findall(text)
     return numbers[0] if len(numbers) == 1 else text
+
+
+_JOINER = re.compile(r"\s*(?:,|;|\band\b|\bor\b)?\s*(?:\band\b|\bor\b)?\s*")
+
+
+def _joined_spans(s: str) -> list[str]:
+    """The math spans of a statement that list one answer: ``$1$, $2$ and $3$``; a span after other words
+    (``$\\frac12$, independent of $k$``) starts a side remark and is not part of it."""
+    out: list[str] = []
+    pos = None
+    for m in _MATH_SPAN.finditer(s):
+        if pos is not None and not _JOINER.fullmatch(s, pos, m.start()):
+            break
+        out.append(next(g for g in m.groups() if g is not None).strip())
+        pos = m.end()
+    return out
 
 
 def _mask_math(s: str) -> str:
@@ -411,6 +428,6 @@ def _bare_latex_word(text: str, start: int, end: int) -> tuple[str, int] | None:
     while hi < len(text) and not text[hi].isspace() and hi - end < 200:
         hi += 1
     word = text[lo:hi].rstrip(".,;:!?")
-    if "\\" not in word or word.count("{") != word.count("}"):
+    if not ("\\" in word or _UNICODE_MATH.search(word)) or word.count("{") != word.count("}"):
         return None
     return word, lo + len(word)

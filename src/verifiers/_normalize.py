@@ -21,7 +21,7 @@ _UNICODE = {
     "−": "-", "–": "-", "—": "-", "×": "\\times ", "·": "\\cdot ", "÷": "\\div ", "π": "\\pi ",
     "∞": "\\infty ", "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ", "°": "^\\circ ", "∪": "\\cup ",
     "∩": "\\cap ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ", "√": "\\sqrt", "½": "\\frac{1}{2}",
-    "¼": "\\frac{1}{4}", "¾": "\\frac{3}{4}", "\u2009": "", "\u202f": "", "\u00a0": " ", "²": "^2", "³": "^3",
+    "¼": "\\frac{1}{4}", "¾": "\\frac{3}{4}", "\u2009": "", "\u202f": "", "\u00a0": " ",
     "±": "\\pm ", "∓": "\\mp ", "∈": "\\in ", "∅": "\\emptyset ", "ℝ": "\\mathbb{R}", "⋅": "\\cdot ",
     "∗": "*", "′": "'", "∠": "\\angle ", "≦": "\\le ", "≧": "\\ge ", "⩽": "\\le ", "⩾": "\\ge ",
     "\u2061": "", "\u200b": "",
@@ -70,9 +70,14 @@ _SPACES = re.compile(r"\s+")
 _THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?$")
 
 
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+
+
 def _unicode(s: str) -> str:
     if s.isascii():
         return s
+    s = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPTS) + "}", s)  # x⁴, x¹⁰, x⁻¹
     s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group()], s)
     return _SQRT_UNICODE.sub(lambda m: "\\sqrt{" + m.group(1).strip("()") + "}", s)
 
@@ -105,7 +110,7 @@ def normalize(answer: str) -> str:
     if ",\\!" in s:
         s = _COMMA_NEG_SPACE.sub(",", s)  # 11,\\! 111: a thousands comma, whatever spaces follow
     s = _DROP.sub(lambda m: "" if m.group() in _THIN else " ", s)
-    s = s.replace("{,}", ",").replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
+    s = s.replace("{,}", ",").replace("{:}", ":").replace("\\{", "\\lbrace ").replace("\\}", "\\rbrace ")
     s = _FRAC_ALIAS.sub(r"\\frac", s)
     s = _FRAC_SHORT.sub(r"\\frac{\1}{\2}", s)
     s = _FRAC_SHORT_1.sub(r"\\frac{\1}", s)
