@@ -21,6 +21,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from verifiers._evaluate import TooLarge, Undefined, constant_value, is_real, to_mp
 from verifiers._latex_expr import GREEK, Node, Unsupported, free_symbols, parse_expr
 from verifiers._normalize import is_text_answer, split_top
 from verifiers._numbers import parse_number
@@ -152,6 +153,8 @@ def _parse(s: str, depth: int) -> Answer:
         return Matrix(tuple(tuple(_parse(c, depth + 1) for c in row) for row in m), s)
     if "\\begin{" in s and "=" not in s and "," not in s:
         return Expr(s, None)  # matrix arithmetic (A + B, AB): only the CAS evaluates it
+    if "\\approx" in s:
+        return _approximation(s, depth)
     eq = _label_equation(s, depth)
     if eq is not None:
         return eq
@@ -191,6 +194,27 @@ def _parse(s: str, depth: int) -> Answer:
     if "_" in s and _BASE_NUMERAL.fullmatch(s):  # 2112_6, 4210_{7}: digits and base must both match
         return Text(s.replace("{", "").replace("}", "").lower())
     return _expr(s)
+
+
+def _approximation(s: str, depth: int) -> Answer:
+    """``\\frac13 \\approx 0.333``: the exact value, if the approximation after it is one; else an answer that
+    equals nothing (``5 \\approx 7`` states two values)."""
+    parts = split_top(s, "\\approx")
+    if len(parts) == 2 and is_name(parts[0]):
+        return _parse(parts[1], depth + 1)  # x \approx 11: the value stated for x
+    exact_part = _parse(parts[0], depth + 1)
+    values = []
+    for p in parts:
+        e = _expr(p.split("=")[-1])
+        try:
+            values.append(constant_value(e.tree) if e.tree is not None else None)
+        except (Undefined, TooLarge):
+            values.append(None)
+    if len(parts) == 2 and all(v is not None for v in values) and is_real(values[0]) and is_real(values[1]):
+        x, y = float(to_mp(values[0])), float(to_mp(values[1]))
+        if abs(x - y) <= 0.01 * max(abs(x), abs(y)):
+            return exact_part
+    return Text("\\approx " + s)  # equals no gold
 
 
 def _members(items: list[str], depth: int) -> tuple[Answer, ...]:

@@ -40,7 +40,7 @@ from verifiers._answer import (
     is_name,
     parse_answer,
 )
-from verifiers._latex_expr import Node, free_symbols, has_decimal
+from verifiers._latex_expr import Node, free_symbols
 
 Verdict = Literal["equal", "different", "timeout"]
 # A symbolic check: (gold, answer, rel_tol, seconds) -> True / False / None for timeout.
@@ -60,26 +60,33 @@ class _Ctx:
     rel_tol: float
     deadline: float
     symbolic: Symbolic | None
+    graded: bool  # g is the reference and a the response (score), not two peers (equivalent)
 
 
-def compare(gold: str, answer: str, *, rel_tol: float, deadline: float, symbolic: Symbolic | None) -> Verdict:
-    """Compare two normalized answers; ``deadline`` is a ``time.monotonic()`` instant for the CAS step."""
+def compare(gold: str, answer: str, *, rel_tol: float, deadline: float, symbolic: Symbolic | None,
+            graded: bool = False) -> Verdict:
+    """Compare two normalized answers; ``deadline`` is a ``time.monotonic()`` instant for the whole comparison.
+
+    ``graded``: ``gold`` is the reference and ``answer`` a response (a response's ``1,22`` may be a decimal
+    comma; a gold's ``1,3`` stays a list). Without it the comparison is symmetric.
+    """
     if gold == answer:
         return "equal"
     g, a = parse_answer(gold), parse_answer(answer)
     if g is None or a is None:
         return "different"
-    return compare_answers(g, a, rel_tol=rel_tol, deadline=deadline, symbolic=symbolic)
+    return compare_answers(g, a, rel_tol=rel_tol, deadline=deadline, symbolic=symbolic, graded=graded)
 
 
-def compare_answers(g: Answer, a: Answer, *, rel_tol: float, deadline: float,
-                    symbolic: Symbolic | None) -> Verdict:
+def compare_answers(g: Answer, a: Answer, *, rel_tol: float, deadline: float, symbolic: Symbolic | None,
+                    graded: bool = False) -> Verdict:
     """`compare` for answers already parsed (``verifiers._answer.parse_answer``)."""
     try:
-        return "equal" if _equal(g, a, _Ctx(rel_tol, deadline, symbolic)) else "different"
+        return "equal" if _equal(g, a, _Ctx(rel_tol, deadline, symbolic, graded)) else "different"
     except _Timeout:
         return "timeout"
-    except RecursionError:  # absurdly nested structures; never equal to a real gold
+    except (RecursionError, ArithmeticError, ValueError, TypeError):
+        # absurd structures (deep nesting, complex interval ends, ...): never equal to a real gold
         return "different"
 
 
@@ -106,7 +113,7 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
             return _same_set(sg, sa, g, a)
         for rel, other in ((_single(g), sa), (_single(a), sg)):
             if isinstance(rel, Rel) and other is not None and len(_rel_symbols(rel)) == 1:
-                return _relation_matches(rel, other)
+                return _relation_matches(rel, other, c.deadline)
         if isinstance(g, Rel) and isinstance(a, Rel):
             return False
         if isinstance(g, Rel) or isinstance(a, Rel):
@@ -118,8 +125,8 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
     if isinstance(g, Coll) or isinstance(a, Coll):
         if isinstance(g, Coll) and isinstance(a, Coll):
             return _same_members(g.items, a.items, c)
-        comma = _decimal_comma(a if isinstance(a, Coll) else g)
-        return comma is not None and _equal(g if isinstance(a, Coll) else a, comma, c)
+        comma = _decimal_comma(a) if c.graded and isinstance(a, Coll) else None  # only a response's "1,22"
+        return comma is not None and _equal(g, comma, c)
     if isinstance(g, Union) and isinstance(a, Union):
         return _match_unordered(g.parts, a.parts, c)
     if isinstance(g, Ratio) or isinstance(a, Ratio):
@@ -269,7 +276,9 @@ def _interval(x: Seq) -> Interval | None:
         except (ev.Undefined, ev.TooLarge):
             return None
     lo, hi = ends
-    if ev.to_mp(lo) > ev.to_mp(hi):
+    if not all(isinstance(v, Fraction) or ev.is_real(v) for v in ends):
+        return None
+    if not ev.to_mp(lo) < ev.to_mp(hi):  # (a, a) is a point or a pair, never an empty interval
         return None
     return (lo, x.open == "["), (hi, x.close == "]")
 
@@ -367,7 +376,7 @@ def _rel_symbols(r: Rel) -> frozenset[str]:
     return out
 
 
-def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]]) -> bool:
+def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]], deadline: float) -> bool:
     """Whether a relation in one variable that is not linear (``1 \\le |z| \\le 2``, ``x^2 < 4``) holds exactly on
     a set of intervals: checked at every endpoint, just inside and outside it, and at points across scales.
 
@@ -388,6 +397,8 @@ def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]]) -> bool
                 points += [Fraction(str(ev.to_mp(end) * (1 + d))) for d in (-1e-6, 0, 1e-6)]
     checked = 0
     for p in points:
+        if time.monotonic() > deadline:
+            raise _Timeout
         holds = _holds(r, var, p)
         if holds is None:
             continue
@@ -516,13 +527,18 @@ def _equal_seq(g: Answer, a: Answer, c: _Ctx) -> bool:
         return all(_equal(x, y, c) for x, y in zip(g.items, a.items))
     seq, other = (g, a) if isinstance(g, Seq) else (a, g)
     assert isinstance(seq, Seq)
-    if isinstance(other, Coll) and other.bare and (seq.open, seq.close) == ("(", ")"):
+    if isinstance(other, Coll) and other.bare and (seq.open, seq.close) == ("(", ")") and not _infinite_end(seq):
         # a bare list against an ordered pair in parentheses: read in order
         return len(seq.items) == len(other.items) and all(
             _equal(x, y, c) for x, y in zip(seq.items, other.items))
     if isinstance(other, Matrix):
         return _equal_matrix(g, a, c)
     return False
+
+
+def _infinite_end(x: Seq) -> bool:
+    """Whether an item is an infinity: then ``( )`` is an interval, never a pair a bare list could state."""
+    return any(isinstance(i, Expr) and i.tree is not None and "inf" in repr(i.tree) for i in x.items)
 
 
 def _vector(x: Answer) -> tuple[Answer, ...] | None:
@@ -609,7 +625,9 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
             return False  # beyond 2^4096 (or below 2^-4096) against a number of ordinary size
         if not (ev.is_finite(vg) and ev.is_finite(va)):
             return vg == va
-    tol = c.rel_tol if has_decimal(tg) or has_decimal(ta) else 0.0
+    # rel_tol only for a plain decimal against an irrational (1.41421356237 vs sqrt(2)); a decimal inside a
+    # larger expression (0.3333333333 e^0) is compared exactly, so it never passes for a rational
+    tol = c.rel_tol if _plain_decimal(tg) or _plain_decimal(ta) else 0.0
     out = ev.sample_compare(tg, ta, tol, seed_text=f"{g.text}|{a.text}", deadline=c.deadline)
     if out == "equal":
         return True
@@ -635,6 +653,10 @@ def _constant(t: Node) -> ev.Value | object | None:
         return None
     except (ev.TooLarge, ev.Inexact):
         return _HUGE
+
+
+def _plain_decimal(t: Node) -> bool:
+    return t[0] == "num" and bool(t[2]) or t[0] == "neg" and t[1][0] == "num" and bool(t[1][2])
 
 
 def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:

@@ -39,13 +39,13 @@ PRECISION_BITS = 256
 AGREE_REL = mpmath.mpf(2) ** -190  # ~1e-57
 DIFFERENT_REL = mpmath.mpf(10) ** -12
 MAX_MAGNITUDE_BITS = 4096  # |values| beyond 2^4096 (or below its inverse) are too large to judge numerically
-MAX_EXACT_BITS = 20_000  # exact powers and factorials stop here
+MAX_EXACT_BITS = 70_000  # exact values stop here (2^{65536} is exact; sums of huge fractions are not)
 MAX_FACTORIAL = 2_000
 
 _CTX = mpmath.MPContext()
 _CTX.prec = PRECISION_BITS
 _LOCAL = threading.local()  # a higher-precision context for one re-check, per thread (contexts are not shared)
-MAX_EXTRA_BITS = 16_384
+MAX_EXTRA_BITS = 4_096
 POS_INF = _CTX.inf
 NEG_INF = _CTX.ninf
 
@@ -105,6 +105,13 @@ def exact(node: Node, env: dict[str, Any]) -> Fraction:
     Raises:
         Undefined: no value here. Inexact: irrational, or beyond the exact budget.
     """
+    v = _exact(node, env)
+    if v.numerator.bit_length() > MAX_EXACT_BITS or v.denominator.bit_length() > MAX_EXACT_BITS:
+        raise Inexact("value too large to keep exact")  # sums of huge fractions grow without bound
+    return v
+
+
+def _exact(node: Node, env: dict[str, Any]) -> Fraction:
     kind = node[0]
     if kind == "num":
         return node[1]
@@ -139,8 +146,8 @@ def exact(node: Node, env: dict[str, Any]) -> Fraction:
         return Fraction(_m.factorial(int(n)))
     if kind == "binom":
         n, k = exact(node[1], env), exact(node[2], env)
-        if n.denominator != 1 or k.denominator != 1 or n < 0 or n > 100_000:
-            raise Inexact("binomial of non-naturals")
+        if n.denominator != 1 or k.denominator != 1 or n < 0 or n > MAX_FACTORIAL:
+            raise Inexact("binomial of non-naturals, or too large to compute exactly")
         return Fraction(_m.comb(int(n), int(k))) if k >= 0 else Fraction(0)
     if kind == "fn" and node[1] in ("abs", "floor", "ceil"):
         v = exact(node[2], env)
@@ -283,8 +290,8 @@ def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
         return _approx_pow(_check(_approx(node[1], env, cx), cx), _check(_approx(node[2], env, cx), cx), cx)
     if kind == "root":
         x = _check(_approx(node[1], env, cx), cx)
-        n = _check(_approx(node[2], env, cx), cx)
-        if n != int(n) or not 2 <= n <= 64:
+        n = _natural(_check(_approx(node[2], env, cx), cx))
+        if not 2 <= n <= 64:
             raise Undefined("root index")
         if not cx and x < 0:
             if int(n) % 2 == 0:
@@ -292,16 +299,14 @@ def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
             return -ctx.root(-x, int(n))
         return ctx.root(x, int(n))
     if kind == "fact":
-        x = _check(_approx(node[1], env, cx), cx)
-        if x != int(x) or x < 0:
-            raise Undefined("factorial of a non-natural number")
+        x = _natural(_check(_approx(node[1], env, cx), cx))
         if x > 10**6:
             raise TooLarge("factorial")
         return ctx.factorial(x)
     if kind == "binom":
-        n = _check(_approx(node[1], env, cx), cx)
+        n = _natural(_check(_approx(node[1], env, cx), cx))
         k = _check(_approx(node[2], env, cx), cx)
-        if n != int(n) or k != int(k) or n < 0 or n > 10**6:
+        if n > 10**6 or not _is_integer(k):
             raise Undefined("binomial of non-naturals")
         return ctx.binomial(n, k) if k >= 0 else ctx.mpf(0)
     if kind == "log":
@@ -311,6 +316,18 @@ def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
     if kind == "fn":
         return _function(node[1], _check(_approx(node[2], env, cx), cx), cx)
     raise Undefined(f"unknown node {kind}")
+
+
+def _is_integer(v: Any) -> bool:
+    ctx = _ctx()
+    return not ctx.isinf(v) and ctx.im(v) == 0 and ctx.re(v) == int(ctx.re(v))
+
+
+def _natural(v: Any) -> int:
+    """``v`` as a natural number (factorials, root indices, binomials), or `Undefined`."""
+    if not _is_integer(v) or _ctx().re(v) < 0:
+        raise Undefined("not a natural number")
+    return int(_ctx().re(v))
 
 
 def _nonzero(v: Any) -> Any:
@@ -417,12 +434,16 @@ def values_agree(a: Value, b: Value, rel_tol: float) -> Outcome:
 # -------------------------------------------------------------------------------------------- sampling
 
 
-def _points(names: Sequence[str], rng: random.Random, exact_mode: bool, positive: bool) -> dict[str, Any]:
+def _points(names: Sequence[str], rng: random.Random, exact_mode: bool, positive: bool,
+            wide: bool) -> dict[str, Any]:
+    """Random rational points: moderate ones (|v| < 100), and every other attempt a wide one (up to 10^7)."""
     env: dict[str, Any] = {}
     for name in names:
-        num = rng.randint(1, 10**4) if positive else rng.choice((-1, 1)) * rng.randint(1, 10**4)
-        den = rng.randint(1, 997)
-        v = Fraction(num, den * (100 if not exact_mode else 1))
+        sign = 1 if positive else rng.choice((-1, 1))
+        if wide:
+            v = Fraction(sign * rng.randint(1, 10**4) * 10 ** rng.randint(0, 3), rng.randint(1, 997))
+        else:
+            v = Fraction(sign * rng.randint(1, 10**4), rng.randint(1, 997) * (1 if exact_mode else 100))
         env[name] = v if exact_mode else _CTX.mpf(v.numerator) / v.denominator
     return env
 
@@ -447,11 +468,10 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
             return out
         if isinstance(vg, Fraction) and isinstance(va, Fraction):
             return "equal"
-        extra = extra_bits(g) + extra_bits(a)
-        if out == "agree" and not extra and _moderate(vg) and _moderate(va):
-            return "equal"
-        if relation is None:  # rounding or a real difference below 2^-190: look again with more bits
-            return _recheck(g, a, extra, deadline)
+        if out == "agree" and rel_tol > 0:
+            return "equal"  # a decimal approximation within rel_tol (1.41421356237 vs sqrt(2))
+        if relation is None:  # rounding, or a real difference below 2^-190 (pi + 10^-60): look again
+            return _recheck(g, a, extra_bits(g) + extra_bits(a), deadline)
         return "unknown"
     exact_mode = is_rational_tree(g) and is_rational_tree(a)
     cx = has_imaginary(g) or has_imaginary(a)
@@ -460,7 +480,7 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
     for attempt in range(MAX_ATTEMPTS):
         if time.monotonic() > deadline:
             return "unknown"
-        env = _points(names, rng, exact_mode, positive=attempt % 2 == 1)
+        env = _points(names, rng, exact_mode, positive=attempt % 2 == 1, wide=attempt % 3 == 2)
         try:
             if exact_mode:
                 try:
@@ -470,11 +490,16 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
                     continue
             else:
                 vg, va = approx(g, env, cx), approx(a, env, cx)
+                if not (is_finite(vg) and is_finite(va)):
+                    continue  # a pole or an infinity at this point: a domain problem, never a verdict
         except Undefined:
             continue
         except TooLarge:
             return "unknown"
         out = agree(vg, va)
+        if out == "unknown" and relation is None and not exact_mode:
+            out = _recheck(g, a, extra_bits(g) + extra_bits(a), deadline, env)
+            out = "agree" if out == "equal" else out
         if out == "different":
             return "different"
         if out == "unknown":
@@ -504,11 +529,12 @@ def extra_bits(node: Node) -> int:
     return extra
 
 
-def _recheck(g: Node, a: Node, extra: int, deadline: float) -> Outcome:
-    """Two constants, compared at two higher precisions: a difference that shrinks with the precision is
-    rounding (equal), one that stays is real (different)."""
+def _recheck(g: Node, a: Node, extra: int, deadline: float, env: dict[str, Any] | None = None) -> Outcome:
+    """Two expressions (at the point ``env``, if any), compared at two higher precisions: a difference that
+    shrinks with the precision is rounding (equal), one that stays is real (different)."""
     if extra > MAX_EXTRA_BITS:
         return "unknown"
+    point = {k: Fraction(str(v)) if not isinstance(v, Fraction) else v for k, v in (env or {}).items()}
     rel = []
     for bits in (PRECISION_BITS + extra, PRECISION_BITS + extra + 160):
         if time.monotonic() > deadline:
@@ -517,7 +543,8 @@ def _recheck(g: Node, a: Node, extra: int, deadline: float) -> Outcome:
         ctx.prec = bits
         _LOCAL.ctx = ctx
         try:
-            x, y = approx(g, {}, has_imaginary(g)), approx(a, {}, has_imaginary(a))
+            at = {k: ctx.mpf(v.numerator) / v.denominator for k, v in point.items()}
+            x, y = approx(g, at, has_imaginary(g)), approx(a, at, has_imaginary(a))
         except (Undefined, TooLarge):
             return "unknown"
         finally:
@@ -547,6 +574,8 @@ def ratio_relation(positive: bool = False) -> Callable[[Value, Value], Outcome]:
     first: list[Value] = []
 
     def rel(x: Value, y: Value) -> Outcome:
+        if not (is_finite(x) and is_finite(y)):
+            return "different"  # 0 = \\infty is no equation: an infinite side never fits
         zx, zy = x == 0, y == 0
         if zx or zy:
             return "agree" if zx and zy else "different"
@@ -563,12 +592,20 @@ def ratio_relation(positive: bool = False) -> Callable[[Value, Value], Outcome]:
 
 def value_key(v: Value) -> str:
     """A short text equal for equal values (exact for rationals, 30 digits otherwise, complex parts both kept)."""
-    return str(v) if isinstance(v, Fraction) else _CTX.nstr(v, 30)
+    if isinstance(v, Fraction):
+        big = max(v.numerator.bit_length(), v.denominator.bit_length()) > 4096
+        return f"#{hash(v)}" if big else str(v)  # str() of a 4,300-digit int raises
+    return _CTX.nstr(v, 30)
 
 
 def to_mp(v: Value) -> Any:
     """A value as an mpmath number of the private context."""
     return _CTX.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else v
+
+
+def is_real(v: Value) -> bool:
+    """Whether ``v`` is a real number (possibly infinite)."""
+    return isinstance(v, Fraction) or type(v) is not _CTX.mpc and _CTX.im(v) == 0
 
 
 def is_finite(v: Value) -> bool:

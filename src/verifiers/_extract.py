@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from verifiers._qualifiers import SCALE_WORDS, qualifier, text_qualifier
 from verifiers._rewards import Tags
 
 MARKERS = ("answer_tag", "boxed", "hash", "final_answer", "last_number", "last_expression")
@@ -34,6 +35,7 @@ FALLBACK_MARKERS = frozenset({"last_number", "last_expression"})
 END_OF_TURN = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "<|end|>",
                "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<|user|>", "<|assistant|>")  # see cut_debris
 MAX_FALLBACK_CHARS = 4_000  # the fallbacks look at the end of the response only
+_HEDGE_WORDS = re.compile(r"\b(?:or|maybe|perhaps|alternatively|possibly|otherwise)\b", re.IGNORECASE)
 # Boxes closer than this (and not split by a blank line) read as one final statement, e.g. a hedge.
 HEDGE_GAP = 80
 # A response may carry at most this many boxes; more is a flood of candidates.
@@ -80,7 +82,7 @@ _GRADER_NOTE = re.compile(
     r"(?:grader|evaluator|judge|verifier|grading)"
     r"|(?:dear|hey|hi|hello)\s+(?:grader|evaluator|judge|verifier)"
     r"|\b(?:grader|evaluator|verifier|grading\s+system|auto-?grader)\s*[:,]"
-    r"|(?:reference|gold|official|expected|ground[- ]truth|correct)\s+(?:answer|solution)\s+"
+    r"|(?:reference|gold|official|ground[- ]truth)\s+(?:answer|solution)\s+"
     r"(?:is\s+(?:wrong|incorrect|actually|also)|was|should|says|states|equals|matches|in\s+the\s+key)"
     r"|(?:reference|gold|official|ground[- ]truth)\s+(?:answer|solution)\s*(?:is|=|:)"
     r"|mark\s+(?:this|it|my\s+answer|the\s+answer|the\s+response|me)\s+(?:as\s+)?(?:correct|right|full)"
@@ -101,9 +103,19 @@ def grader_note(text: str) -> int:
     if not may_have_grader_note(text):
         return -1
     low = text.lower()
+    lo = hi = -1  # windows around the anchors, merged: each character is searched once
     for m in _NOTE_ANCHOR.finditer(low):
-        lo = max(0, m.start() - _NOTE_WINDOW)
-        hit = _GRADER_NOTE.search(low, lo, m.end() + _NOTE_WINDOW)
+        start, end = max(0, m.start() - _NOTE_WINDOW), m.end() + _NOTE_WINDOW
+        if start <= hi:
+            hi = end
+            continue
+        if hi >= 0:
+            hit = _GRADER_NOTE.search(low, lo, hi)
+            if hit:
+                return hit.start()
+        lo, hi = start, end
+    if hi >= 0:
+        hit = _GRADER_NOTE.search(low, lo, hi)
         if hit:
             return hit.start()
     return -1
@@ -185,6 +197,9 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
                 return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers")
             parts = _final_group(text, found, same)
             refusal = "hedged: several different final answers" if len(parts) > 1 else ""
+            word = text_qualifier(last[0])
+            if word:
+                refusal = f"qualified answer ({word!r}): it does not state one value"
             return Extraction(last[0].strip(), "boxed", last[2], refusal, parts)
         elif marker == "hash":
             got = _hash(text, same)
@@ -215,8 +230,9 @@ def _final_group(text: str, found: list[tuple[str, int, int]], same: Callable[[s
     group = [found[-1]]
     for prev in reversed(found[:-1]):
         gap_text = text[prev[2]:group[-1][1]]
-        if len(gap_text) > HEDGE_GAP or "\n\n" in gap_text:
-            break
+        if (len(gap_text) > HEDGE_GAP or "\n\n" in gap_text) and not (
+                len(gap_text) <= 4 * HEDGE_GAP and _HEDGE_WORDS.search(gap_text)):
+            break  # far apart, unless the words between offer an alternative ("\n\nor maybe\n\n")
         group.append(prev)
     parts: list[str] = []
     for content, _, _ in reversed(group):
@@ -266,7 +282,7 @@ def answer_in_statement(statement: str) -> str:
     if spans:
         return text
     m = _LEADING_NUMBER_WORDS.fullmatch(text)
-    if m:  # "12 apples", "96 square units"
+    if m and not any(w.lower() in SCALE_WORDS for w in re.findall(r"[a-zA-Z]+", text)):  # "12 apples", not "12 or 13"
         return m.group(1)
     if text[:1].isdigit() or text[:1] in "-\u2212\\(":
         return text
@@ -288,6 +304,28 @@ def _joined_spans(s: str) -> list[str]:
         out.append(next(g for g in m.groups() if g is not None).strip())
         pos = m.end()
     return out
+
+
+def statement_refusal(statement: str) -> str:
+    """Why a final statement does not commit to its value ("not $5$", "at least 18", "12 or 13"), or ``""``.
+
+    Only the text outside math counts (``$x \\ge 5$`` is a relation, an answer of its own), plus the
+    ``\\text{}`` parts inside it (``$5 \\text{ or more}$``).
+    """
+    s = statement.replace("**", "")
+    masked = _mask_math(s)
+    last = None
+    for m in _COPULA.finditer(masked):
+        last = m
+    rest = s[last.end():] if last is not None else s
+    plain = _MATH_SPAN.sub(" ", rest)
+    if plain == rest and not any(ch.isdigit() for ch in rest):
+        return ""  # only words: a word answer ("neither", "none of them"), not a qualified value
+    if plain == rest and _WORD.search(rest) is None:  # bare math: f(2) < f(1) < f(4) is an answer, 5̸ is not
+        word = "\u0338" if "\u0338" in rest else text_qualifier(rest)
+        return f"qualified answer ({word!r}): it does not state one value" if word else ""
+    word = qualifier(plain) or text_qualifier(rest)
+    return f"qualified answer ({word!r}): it does not state one value" if word else ""
 
 
 def _mask_math(s: str) -> str:
@@ -320,9 +358,9 @@ def _answer_tag(text: str, tags: Tags) -> Extraction | None:
         i = text.rfind(start, 0, j if j >= 0 else len(text))
         if i < 0:
             continue
-        if j < 0:  # truncated before the closing tag: the block runs to the end
-            return Extraction(text[i + len(start):].strip(), "answer_tag", len(text))
-        return Extraction(text[i + len(start):j].strip(), "answer_tag", j + len(end))
+        content = text[i + len(start):j if j >= 0 else len(text)].strip()
+        return Extraction(content, "answer_tag", j + len(end) if j >= 0 else len(text),
+                          statement_refusal(content))
     return None
 
 
@@ -333,7 +371,7 @@ def _hash(text: str, same: Callable[[str, str], bool]) -> Extraction | None:
     j = text.find("\n", i)
     j = len(text) if j < 0 else j
     content = text[i + 4:j].strip().lstrip("#").strip()
-    refusal = ""
+    refusal = statement_refusal(content)
     k = text.rfind("####", 0, i)
     if k >= 0 and i - k <= HEDGE_GAP + 8:
         line_end = text.find("\n", k, i)
@@ -362,7 +400,7 @@ def _final_answer(text: str) -> Extraction | None:
     content = content.strip()
     if not content:
         return None
-    return Extraction(content, "final_answer", end)
+    return Extraction(content, "final_answer", end, statement_refusal(text[last.end():end]))
 
 
 def _sentence_end(line: str) -> int:
@@ -389,7 +427,18 @@ def _last_number(text: str) -> Extraction | None:
     tail = text[max(0, last.start() - 400):last.end() + 3]
     if _NUMBER_RUN_TAIL.search(tail) and len(set(_NUMBER.findall(tail[-200:]))) >= 3:
         return Extraction(last.group(), "last_number", last.end(), "ends in a string of numbers")
-    return Extraction(last.group(), "last_number", last.end())
+    words = text[max(0, last.start() - 40):last.start()].split()[-3:]  # "at least 18", "not 18"
+    while any(ch.isdigit() for w in words for ch in w):
+        words = words[1:]  # only the words after the previous number: "not 10, it's 18" states 18
+    before = " ".join(words)
+    after = text[last.end():last.end() + 40]
+    after = after[:_sentence_end(after)]
+    word = qualifier(_mask_math(before) + " " + _mask_math(after))
+    following = after.split()[:1]
+    if not word and following and following[0].lower().strip(".,;") in SCALE_WORDS:
+        word = following[0]  # "18 thousand dollars"
+    refusal = f"qualified answer ({word!r}): it does not state one value" if word else ""
+    return Extraction(last.group(), "last_number", last.end(), refusal)
 
 
 def _last_expression(text: str) -> Extraction | None:
@@ -416,7 +465,10 @@ def _last_expression(text: str) -> Extraction | None:
     sentence = tail[line_start:span.end()]
     if _COPULA.search(_MATH_SPAN.sub("$$", sentence)) is not None:
         content = answer_in_statement(sentence) or content
-    return Extraction(content, "last_expression", base + span.end())
+    before = " ".join(_MATH_SPAN.sub(" ", tail[line_start:span.start()]).split()[-3:])  # "$x$ cannot be $5$"
+    word = qualifier(before) or text_qualifier(content)
+    refusal = f"qualified answer ({word!r}): it does not state one value" if word else ""
+    return Extraction(content, "last_expression", base + span.end(), refusal)
 
 
 def _bare_latex_word(text: str, start: int, end: int) -> tuple[str, int] | None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import functools
 import re
 
+from verifiers._qualifiers import SCALE_WORDS
+
 MAX_ANSWER_CHARS = 2_000
 
 _UNICODE = {
@@ -36,6 +38,8 @@ _THIN = frozenset({"\\,", "\\!", "\\;", "\\:"})  # thin spaces vanish (1\\,000);
 _FRAC_ALIAS = re.compile(r"\\[dt]frac(?![a-zA-Z])|\\cfrac(?![a-zA-Z])")
 _FRAC_SHORT = re.compile(r"\\frac\s*(\d|[a-zA-Z]|\\pi)\s*(\d|[a-zA-Z]|\\pi)")
 _FRAC_SHORT_1 = re.compile(r"\\frac\s*(\d|[a-zA-Z])\s*(?=\{)")
+# \frac{\sqrt6}3: a braced numerator (one level of nesting) and a bare one-character denominator
+_FRAC_SHORT_2 = re.compile(r"(\\frac\s*\{(?:[^{}]|\{[^{}]*\})*\})\s*(\d|[a-zA-Z]|\\pi(?![a-zA-Z]))")
 _SQRT_SHORT = re.compile(r"\\sqrt\s*(\d|[a-zA-Z])")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\degree(?![a-zA-Z])|\^\s*\{\s*\}")
 _PERCENT = re.compile(r"\\?%|\s*\b(?:percent(?:age)?|pct)\b\.?", re.IGNORECASE)
@@ -46,8 +50,10 @@ _NEQ = re.compile(r"\\neq?(?![a-zA-Z])|!=")
 _FONT = re.compile(r"\\(?:mathbf|textbf|mathrm|mathit|boldsymbol|bf|rm|operatorname)\s*\{([^{}]*)\}")
 _TEXT = re.compile(r"\\(?:text|textnormal|mbox|hbox|textit|texttt)\s*\{([^{}]*)\}")
 _UNIT_TAIL = re.compile(
-    r"(?<=\S)\s*\\(?:text|mbox|mathrm|textbf|mathbf)\s*\{\s*(?![aApP]\.?\s*[mM]\.?\s*\})[a-zA-Z][a-zA-Z\s.]*\}"
+    r"(?<=\S)\s*\\(?:text|mbox|mathrm|textbf|mathbf)\s*\{\s*(?![aApP]\.?\s*[mM]\.?\s*\})([a-zA-Z][a-zA-Z\s.]*)\}"
     r"(?:\s*\^\s*\{?[23]\}?)?\s*$")
+_LETTERS = re.compile(r"[a-zA-Z]+")
+_PLAIN_NUMBER = re.compile(r"-?[\d.,]+")
 _MERIDIEM = re.compile(r"(?<=[\d\s}{])([aApP])\.?\s?[mM]\.?(?![a-zA-Z])")
 _ONE_CHAR_GROUP = re.compile(r"([_^])\{(\w)\}")
 _TRAILING_BACKSLASH = re.compile(r"(?<!\\)(?:\\\\|\\)\s*$")
@@ -114,6 +120,7 @@ def normalize(answer: str) -> str:
     s = _FRAC_ALIAS.sub(r"\\frac", s)
     s = _FRAC_SHORT.sub(r"\\frac{\1}{\2}", s)
     s = _FRAC_SHORT_1.sub(r"\\frac{\1}", s)
+    s = _FRAC_SHORT_2.sub(r"\1{\2}", s) if "\\frac" in s else s
     s = _SQRT_SHORT.sub(r"\\sqrt{\1}", s)
     s = _DEGREES.sub("", s)
     s = _PERCENT.sub("", s)
@@ -128,6 +135,7 @@ def normalize(answer: str) -> str:
         if t == s:
             break
         s = t
+    s = _WORD_CONNECTOR.sub(", ", s) if ("or" in s or "and" in s) else s  # \text{even}\text{ or odd}
     s = _strip_unit(s)  # units that were inside \\text{...}
     if "m" in s or "M" in s:
         s = _MERIDIEM.sub(lambda m: m.group(1).lower() + "m", s)  # 9 a.m. -> 9am, 4:30 P.M. -> 4:30pm
@@ -183,7 +191,13 @@ def _strip_unit(s: str) -> str:
         return s  # ends in a digit, bracket or operator: no unit to drop
     m = _UNIT_TAIL.search(s)
     if m and s[:m.start()].strip():
-        return s[:m.start()].rstrip()
+        words = _LETTERS.findall(m.group(1))
+        # a unit is a word, never a scale or hedge ("\text{ thousand}", "\text{ or more}") or a lone letter
+        # (\mathrm{e} is Euler's number, \text{x} a variable)
+        short = len(words) == 1 and len(words[0]) == 1
+        if words and not any(w.lower() in SCALE_WORDS for w in words) and (not short or words[0] in _UNIT_WORDS):
+            return s[:m.start()].rstrip()
+        return s
     out = s.rstrip()
     for _ in range(3):  # "10 square units": one word at a time, a few words at most
         m = _GLUED_UNIT.search(out)
@@ -194,6 +208,8 @@ def _strip_unit(s: str) -> str:
         if not head or word not in _UNIT_WORDS:
             break
         head = head.rstrip()
+        if len(word) == 1 and not _PLAIN_NUMBER.fullmatch(head):
+            break  # "5 s" is five seconds, but "2x + 5 s" is not 2x + 5
         if head[-1:].isdigit():
             return head
         out = head

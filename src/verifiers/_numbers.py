@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from verifiers._qualifiers import SCALE_WORDS
+
 # Bounds on hostile numbers: 10**MAX_EXPONENT is the largest power we build exactly.
 MAX_EXPONENT = 400
 MAX_DIGITS = 400
@@ -88,12 +90,14 @@ def parse_number(text: str, *, units: bool = True) -> Fraction | None:
         s = s[:-2].rstrip()
     s = _DEGREES.sub("", s)
     if s and s[-1] == "}":
-        t = _UNIT_LATEX.sub("", s)
-        if t and t != s and (t[-1].isdigit() or t[-1] == "}"):
+        m = _UNIT_LATEX.search(s)
+        t = s[:m.start()] if m else s
+        if t and t != s and (t[-1].isdigit() or t[-1] == "}") and _is_unit(s[m.start():]):  # type: ignore[union-attr]
             s = t
     if units and s and not s[-1].isdigit() and s[-1] != "}":
-        t = _UNIT_WORDS.sub("", s)
-        if t and t != s and t[-1].isdigit():
+        m = _UNIT_WORDS.search(s)
+        t = s[:m.start()] if m else s
+        if t and t != s and t[-1].isdigit() and _is_unit(s[m.start():], glued=not s[m.start()].isspace()):  # type: ignore[union-attr]
             s = t
     if "," in s and _DECIMAL_COMMA.fullmatch(s):
         s = s.replace(",", ".")  # 1,22 / 0,111 / 1000,99: a comma that cannot separate thousands
@@ -104,6 +108,15 @@ def parse_number(text: str, *, units: bool = True) -> Fraction | None:
     if s[:1] == "{" and s[-1:] == "}":
         s = s[1:-1].strip()
     return _exact(s)
+
+
+def _is_unit(tail: str, glued: bool = False) -> bool:
+    """Whether the words after a number are a unit (``apples``, ``cm^2``), not a scale, operator or hedge
+    (``thousand``, ``squared``, ``or more``, ``k``); a single letter glued to the number is never a unit."""
+    words = [w.lower() for w in re.findall(r"[a-zA-Z]+", tail)]
+    if not words or any(w in SCALE_WORDS for w in words):
+        return False
+    return not (glued and len(words[0]) == 1)
 
 
 def _exact(s: str) -> Fraction | None:

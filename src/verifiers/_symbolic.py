@@ -21,7 +21,7 @@ try:
 except ImportError:  # pragma: no cover - depends on the install
     _latex2sympy = None
 
-_SAMPLES = 4  # random points for expressions in variables
+_SAMPLES = 6  # random points for expressions in variables
 # Two exact constant expressions (no decimals) must agree to this relative precision at 50 digits;
 # the configured rel_tol applies only when a side holds a decimal approximation.
 EXACT_REL_TOL = 1e-30
@@ -113,15 +113,26 @@ def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
         return bool(abs(vg - va) <= tol * scale) if scale != 0 else True
     if sympy.simplify(diff) == 0:
         return True
-    # Expressions in variables: agree at random points (rational points avoid branch-cut ties).
+    # Expressions in variables: agree at random points of both signs and several scales (rational points
+    # avoid branch-cut ties), to 50 digits; rel_tol only when a side holds a decimal approximation. As in the
+    # in-process check, a point outside a side's real domain (log of a negative) is skipped, never decides.
     rng = random.Random(0)
     symbols = sorted(free, key=str)
-    for _ in range(_SAMPLES):
-        point = {s: sympy.Rational(rng.randint(1, 97), rng.randint(1, 13)) for s in symbols}
-        vg, va = sympy.N(g.subs(point), 30), sympy.N(a.subs(point), 30)
+    tol = rel_tol if (g.has(sympy.Float) or a.has(sympy.Float)) else EXACT_REL_TOL
+    real = not (g.has(sympy.I) or a.has(sympy.I))
+    agreed = 0
+    for k in range(4 * _SAMPLES):
+        point = {s: sympy.Rational(rng.choice((-1, 1)) * rng.randint(1, 997) * 10 ** (k % 3 * 2), rng.randint(1, 97))
+                 for s in symbols}
+        vg, va = sympy.N(g.subs(point), 50), sympy.N(a.subs(point), 50)
         if not (vg.is_number and va.is_number) or _non_finite(vg) or _non_finite(va):
-            return False
+            continue
+        if real and (sympy.im(vg) != 0 or sympy.im(va) != 0):
+            continue
         scale = max(abs(vg), abs(va), sympy.Float(1e-30))
-        if abs(vg - va) > max(rel_tol, 1e-12) * scale:
+        if abs(vg - va) > tol * scale:
             return False
-    return True
+        agreed += 1
+        if agreed >= _SAMPLES:
+            return True
+    return False

@@ -24,6 +24,7 @@ from verifiers._config import DEFAULT_MAX_CHARS, ScorerConfig
 from verifiers._extract import FALLBACK_MARKERS, HEDGE_GAP, Extraction, cut_debris, find_answer, grader_note
 from verifiers._format_parts import format_parts
 from verifiers._numbers import format_number, parse_number
+from verifiers._qualifiers import SCALE_WORDS
 from verifiers._rewards import combine
 from verifiers._score import Score
 
@@ -54,6 +55,9 @@ class Config(ScorerConfig):
 
 
 _DEFAULT = Config()
+_NUMBERS = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?")
+_GLUED_LETTER = re.compile(r"\d[a-zA-Z](?![a-zA-Z])")
+_MATH_SIGNS = re.compile(r"[√²³^*/+×÷=<>≤≥≠∛∜]|\\(?:sqrt|times|cdot|frac)")
 HEDGED = "hedged: several different numbers after the answer marker"
 _SIMPLE_INT = re.compile(r"-?(?:0|[1-9]\d{0,17})")
 _GOLDS: dict[str, str | None] = {}
@@ -150,9 +154,15 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str]:
         key = _number_key(text.rpartition("=")[2], False)
         if key is not None:
             return key, ""
-    nums = {_number_key(n, False) for n in re.findall(r"-?\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?", text[:400])}
+    found_numbers = _NUMBERS.findall(text[:400])
+    nums = {_number_key(n, False) for n in found_numbers}
     nums.discard(None)
     if len(nums) == 1:
+        rest = _NUMBERS.sub(" ", text[:400])
+        words = re.findall(r"[a-zA-Z]+", rest)
+        glued = _GLUED_LETTER.search(text[:400]) is not None  # 18k, 18M, 18i
+        if _MATH_SIGNS.search(rest) or glued or any(w.lower() in SCALE_WORDS for w in words):
+            return None, f"the number in {text[:60]!r} is transformed or qualified (squared, thousand, ...)"
         return nums.pop(), ""
     if len(nums) > 1:
         return None, HEDGED

@@ -41,7 +41,7 @@ from verifiers._extract import (
 )
 from verifiers._format_parts import format_parts
 from verifiers._latex_expr import free_symbols
-from verifiers._normalize import normalize
+from verifiers._normalize import MAX_ANSWER_CHARS, normalize
 from verifiers._numbers import parse_number
 from verifiers._rewards import combine
 from verifiers._score import Score
@@ -73,7 +73,7 @@ class Config(ScorerConfig):
 
 
 _DEFAULT = Config()
-_GOLDS: dict[str, tuple[str, Answer | None]] = {}
+_GOLDS: dict[str, tuple[str, Answer | None, Answer | None]] = {}
 _GOLD_CACHE_MAX = 100_000
 
 
@@ -101,8 +101,11 @@ def score(response: str, gold: str, *, config: Config | None = None) -> Score:
                      f"scorer error {type(e).__name__}: {e}"[:300])
 
 
-def _gold(gold: str) -> tuple[str, Answer | None]:
-    """The gold's normalized text and typed answer (cached: RL scores each gold many times).
+def _gold(gold: str) -> tuple[str, Answer | None, Answer | None]:
+    """The gold's normalized text, typed answer and, for ``70,110``, its other reading (cached).
+
+    ``70,110`` is seventy thousand one hundred ten or the list 70, 110: a response matching either reading is
+    accepted (MATH writes both; the problem text would tell them apart).
 
     A gold may be the bare answer, a solution with boxes (the final group of boxes: several boxes are one
     multi-part answer), or a solution in prose without a box (read like a response: "Final Answer: ...").
@@ -124,13 +127,17 @@ def _gold(gold: str) -> tuple[str, Answer | None]:
             typed: Answer | None = Coll(tuple(_flatten(parse_answer(k) for k in keys if k)), bare=True)
         else:
             typed = parse_answer(key) if key else None
-        got = (key, typed)
+        other = None
+        if len(keys) == 1 and _THOUSANDS_LIST.fullmatch(parts[0].strip().strip("$")):
+            other = Coll(tuple(parse_answer(x) for x in parts[0].strip().strip("$").split(",")), bare=True)  # type: ignore[misc]
+        got = (key, typed, other)
         if len(_GOLDS) >= _GOLD_CACHE_MAX:
             _GOLDS.clear()
         _GOLDS[gold] = got
     return got
 
 
+_THOUSANDS_LIST = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 _PROSE_MARKERS = ("answer_tag", "final_answer", "last_expression")
 _WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}\b")
 
@@ -226,7 +233,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         parts["correctness"] = 1.0 if correct else 0.0
         return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)  # type: ignore[arg-type]
 
-    gold_key, gold_answer = _gold(gold)
+    gold_key, gold_answer, gold_list = _gold(gold)
     if gold_answer is None:
         return done(False, "gold_unparseable", None, f"gold {gold[:60]!r} is empty after normalization")
     if found is None or not found.text:
@@ -239,7 +246,10 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         typed = Coll(tuple(_flatten(parse_answer(normalize(p)) for p in found.parts)), bare=True)
         refusal = ""
     else:
-        answer = normalize(_answer_text(found.marker, found.text))
+        raw = _answer_text(found.marker, found.text)
+        if len(raw) > MAX_ANSWER_CHARS:  # never judge a truncated answer: "5" + 2,000 spaces + "+1" is not 5
+            return done(False, "incorrect", None, f"answer longer than {MAX_ANSWER_CHARS} characters")
+        answer = normalize(raw)
         typed = parse_answer(answer) if answer else None
     if typed is None:
         return done(False, "no_answer", None, f"{found.marker} answer is empty")
@@ -248,9 +258,12 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if answer == gold_key and note < 0:
         return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
     try:
-        verdict = compare_answers(gold_answer, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic)
+        verdict = compare_answers(gold_answer, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic,
+                                  graded=True)
     except SymbolicUnavailable as e:
         return done(False, "error", answer, f"symbolic check unavailable: {e}"[:300])
+    if verdict == "different" and gold_list is not None and isinstance(typed, Coll):
+        verdict = compare_answers(gold_list, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic)
     if verdict == "timeout":
         return done(False, "timeout", answer, f"symbolic check exceeded {cfg.timeout:g}s")
     if verdict == "different":
