@@ -21,7 +21,6 @@ import functools
 import re
 from dataclasses import dataclass
 
-from verifiers._evaluate import TooLarge, Undefined, constant_value, is_real, to_mp
 from verifiers._latex_expr import GREEK, Node, Unsupported, free_symbols, parse_expr
 from verifiers._normalize import is_text_answer, split_top
 from verifiers._numbers import parse_number
@@ -168,7 +167,8 @@ def _parse(s: str, depth: int) -> Answer:
             return _parse(inner[builder.end():], depth + 1)
         return Coll(_members(_items(inner), depth)) if inner else Empty()
     if s.startswith("{") and s.endswith("}") and encloses(s) and len(split_top(s[1:-1], ",")) > 1:
-        return Coll(_members(_items(s[1:-1]), depth))  # {1, 2}: a set without backslashes
+        # {1, 3} without backslashes is a LaTeX group: it renders as the bare list 1, 3
+        return Coll(_members(_items(s[1:-1]), depth), bare=True, text=s[1:-1])
     br = outer_brackets(s)
     if br:
         items = split_top(s[1:-1], ",")
@@ -197,24 +197,15 @@ def _parse(s: str, depth: int) -> Answer:
 
 
 def _approximation(s: str, depth: int) -> Answer:
-    """``\\frac13 \\approx 0.333``: the exact value, if the approximation after it is one; else an answer that
-    equals nothing (``5 \\approx 7`` states two values)."""
+    """``\\frac13 \\approx 0.333``: the value before ``\\approx`` is the answer, the approximation a remark.
+
+    Only that first value is compared, so writing a second value after ``\\approx`` can never earn credit
+    (``5 \\approx 7`` states 5). ``x \\approx 11`` names its value like a label.
+    """
     parts = split_top(s, "\\approx")
     if len(parts) == 2 and is_name(parts[0]):
-        return _parse(parts[1], depth + 1)  # x \approx 11: the value stated for x
-    exact_part = _parse(parts[0], depth + 1)
-    values = []
-    for p in parts:
-        e = _expr(p.split("=")[-1])
-        try:
-            values.append(constant_value(e.tree) if e.tree is not None else None)
-        except (Undefined, TooLarge):
-            values.append(None)
-    if len(parts) == 2 and all(v is not None for v in values) and is_real(values[0]) and is_real(values[1]):
-        x, y = float(to_mp(values[0])), float(to_mp(values[1]))
-        if abs(x - y) <= 0.01 * max(abs(x), abs(y)):
-            return exact_part
-    return Text("\\approx " + s)  # equals no gold
+        return _parse(parts[1], depth + 1)
+    return _parse(parts[0], depth + 1)
 
 
 def _members(items: list[str], depth: int) -> tuple[Answer, ...]:
