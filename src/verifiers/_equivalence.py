@@ -117,6 +117,9 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
         if isinstance(g, Rel) and isinstance(a, Rel):
             return False
         if isinstance(g, Rel) or isinstance(a, Rel):
+            other = a if isinstance(g, Rel) else g
+            if isinstance(other, Expr) and other.tree is not None:
+                return False  # an inequality is never a number or an expression
             return _symbolic_equal(_text(g), _text(a), c) if _text(g) and _text(a) else False
     if isinstance(g, Seq) or isinstance(a, Seq):
         return _equal_seq(g, a, c)

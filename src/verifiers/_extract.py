@@ -72,7 +72,8 @@ _COPULA = re.compile(
     r"\b(?:is|are|was|were|equals?|be|becomes|gives|yields|makes)\s*:?\s+"
     r"(?:(?:equal|equivalent|congruent)\s+to\s+|exactly\s+|therefore\s+|thus\s+)?(?=\S)", re.IGNORECASE)
 # Digit groups need a separator between them and a run separator needs a space, so the regex is unambiguous.
-_NUMBER_RUN_TAIL = re.compile(r"(?:-?\d+(?:[.,]\d+)*(?:,?\s+|;\s*)(?:(?:and|or)\s+)?){2,}-?\d+(?:[.,]\d+)*\D{0,3}$")
+_NUMBER_RUN_TAIL = re.compile(
+    r"(?:-?\d++(?:[.,]\d++)*+(?:,?\s++|;\s*+)(?:(?:and|or)\s++)?){2,}-?\d++(?:[.,]\d++)*+\D{0,3}$")
 # Notes addressed to a grader or claims about the reference answer: the answer must stand on its own.
 # Matched on lower-cased text. Every pattern contains one of NOTE_STEMS, so a text without any stem
 # (the common case) is ruled out by a few substring checks; _GRADER_NOTE then only runs in small windows.
@@ -424,7 +425,7 @@ def _last_number(text: str) -> Extraction | None:
         last = m
     if last is None:
         return None
-    tail = text[max(0, last.start() - 400):last.end() + 3]
+    tail = text[max(0, last.end() - 400):last.end() + 3]  # bounded: the last "number" may be 200 kB of digits
     if _NUMBER_RUN_TAIL.search(tail) and len(set(_NUMBER.findall(tail[-200:]))) >= 3:
         return Extraction(last.group(), "last_number", last.end(), "ends in a string of numbers")
     words = text[max(0, last.start() - 40):last.start()].split()[-3:]  # "at least 18", "not 18"

@@ -44,6 +44,7 @@ FUNCTIONS = frozenset({
     "sinh", "cosh", "tanh", "coth", "ln", "log", "exp", "lg",
 })
 _INVERSE = {"sin": "arcsin", "cos": "arccos", "tan": "arctan", "cot": "arccot", "sec": "arcsec", "csc": "arccsc"}
+_ACCENTS = frozenset({"overline", "bar", "vec", "hat", "tilde", "widehat", "overrightarrow"})
 # Letters that name functions when a parenthesis follows: f(2) is the value of f at 2, not f times 2.
 FUNCTION_LETTERS = frozenset("fghFGH")
 _MULTIPLY = frozenset({"*", "\\cdot", "\\times"})
@@ -280,6 +281,16 @@ class _Parser:
         name = tok[1:]
         if name in GREEK:
             return self._symbol(name)
+        if name in _ACCENTS and self.peek() == "{":  # \overline{CD}, \vec{v}: a name, like a letter
+            self.take("{")
+            letters = []
+            while self.peek() != "}":
+                tok = self.take()
+                if not tok.isalpha() or len(letters) > 8:
+                    raise Unsupported("accent over something other than letters")
+                letters.append(tok)
+            self.take("}")
+            return ("sym", f"{name}{{{''.join(letters)}}}")
         if name in FUNCTIONS:
             return self._function(name, depth)
         raise Unsupported(f"unsupported {tok}")
