@@ -43,7 +43,8 @@ from verifiers._answer import (
 from verifiers._latex_expr import Node, free_symbols
 
 Verdict = Literal["equal", "different", "timeout"]
-# A symbolic check: (gold, answer, rel_tol, seconds) -> True / False / None for timeout.
+# A symbolic check: (gold, answer, rel_tol, deadline) -> True / False / None when it did not answer by the
+# deadline (a time.monotonic() instant shared by the whole verdict).
 Symbolic = Callable[[str, str, float, float], "bool | None"]
 
 
@@ -666,10 +667,9 @@ def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:
     """The CAS verdict, or ``None`` when it did not answer in time."""
     if c.symbolic is None:
         return None
-    remaining = c.deadline - time.monotonic()
-    if remaining <= 0:
+    if c.deadline <= time.monotonic():
         return None
-    return c.symbolic(g, a, c.rel_tol, remaining)
+    return c.symbolic(g, a, c.rel_tol, c.deadline)
 
 
 def _symbolic_equal(g: str, a: str, c: _Ctx) -> bool:

@@ -162,8 +162,9 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rel-tol", type=float, default=None, help="Config.rel_tol")
     p.add_argument("--max-chars", type=int, default=None, help="Config.max_chars")
     p.add_argument("--workers", type=int, default=None,
-                   help="score_batch parallelism: GSM8K processes, MATH threads over as many CAS workers "
-                        "(default: in-process)")
+                   help="score_batch parallelism: 1 = this thread only; N = at most N MATH threads or GSM8K "
+                        "processes (GSM8K uses processes only when an item costs over 300 us); default: MATH "
+                        "adds threads while the CAS is the bottleneck and CPUs are free")
 
 
 def build_parser() -> argparse.ArgumentParser:

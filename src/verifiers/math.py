@@ -12,7 +12,9 @@ The final answer is found (``verifiers._extract``), normalized the same way as t
 sets, intervals, relations, equations, matrices, ``\\pm``, text) and compared kind by kind
 (``verifiers._equivalence``). Expressions are compared in-process by exact arithmetic or by evaluating both sides
 at random points (``verifiers._evaluate``); only what that cannot settle goes to sympy, in worker processes with
-a hard deadline (``Config.timeout``, default 1 s; see ``verifiers._workers``). Where this differs from
+a hard deadline (``Config.timeout``, default 1 s, which covers the whole verdict, waiting for a worker
+included; see ``verifiers._workers``). The worker pool starts in the background when this module is
+imported; ``warm_up()`` waits until it is ready. Where this differs from
 Math-Verify on purpose: ``evals/accuracy/README.md``.
 
 Inside this package, ``import math`` still means the standard library (absolute imports); this module is
@@ -188,8 +190,8 @@ def _same_answer(a: str, b: str, deadline: float) -> bool:
         return False
 
 
-def _symbolic(gold: str, answer: str, rel_tol: float, seconds: float) -> bool | None:
-    status, result = pool().call("equal", (gold, answer, rel_tol), seconds)
+def _symbolic(gold: str, answer: str, rel_tol: float, deadline: float) -> bool | None:
+    status, result = pool().call_until("equal", (gold, answer, rel_tol), deadline)
     if status == "ok":
         return bool(result)
     if status == "timeout":
@@ -303,13 +305,17 @@ def equivalent(a: str, b: str) -> bool:
 
 
 def warm_up(timeout: float = 60.0) -> bool:
-    """Start the symbolic worker processes now (else the first symbolic check does); ``True`` when ready."""
+    """Wait until the symbolic workers (started in the background at import) are ready; ``True`` when ready.
+
+    Optional: before they are ready, a check that needs them returns ``timeout`` at its deadline.
+    """
     return pool().warm_up(timeout)
 
 
 def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int | None = None,
                 config: Config | None = None) -> list[Score]:
-    """Score many responses, ``workers`` at a time (processes; ``None``/``1`` means this process).
+    """Score many responses: ``None`` adds threads while the CAS is the bottleneck and CPUs are free, ``1`` uses
+    this thread only, ``n`` at most ``n`` threads; never slower than a loop over `score`.
 
     Raises:
         ConfigError: ``responses`` and ``golds`` differ in length, or ``workers < 1``.
