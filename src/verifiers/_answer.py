@@ -21,7 +21,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from verifiers._latex_expr import GREEK, Node, Unsupported, free_symbols, parse_expr
+from verifiers._latex_expr import FUNCTIONS, GREEK, Node, Unsupported, free_symbols, parse_expr
 from verifiers._normalize import is_text_answer, split_top
 from verifiers._numbers import parse_number
 
@@ -122,7 +122,9 @@ _LABEL = re.compile(
     r"|[A-Z]{2,4}|\|[A-Za-z]{1,4}\||\\overline\{[A-Z]{2}\}|m\\angle[A-Z]{1,3}|\\angle[A-Z]{1,3}")
 _LABEL_LIST = re.compile(r"\((?:\s*[a-zA-Z](?:_\{?\w+\}?)?\s*,)+\s*[a-zA-Z](?:_\{?\w+\}?)?\s*\)")
 _SUBSCRIPT = re.compile(r"_\{[^{}]*\}|_\w")
-_NAME_EXPR = re.compile(r"(?:[a-zA-Z+\-*/^(){}|:' ]|\\(?:frac|cdot|angle|overline|triangle|sqrt|[a-zA-Z]+(?=[\s{(]|$)))+")
+_NAME_COMMANDS = sorted(GREEK | FUNCTIONS | {"frac", "cdot", "angle", "overline", "triangle", "sqrt", "vec", "hat",
+                                              "bar", "mathbf", "mathrm"}, key=len, reverse=True)
+_NAME_EXPR = re.compile(r"(?:[a-zA-Z+\-*/^(){}|:' ]|\\(?:" + "|".join(_NAME_COMMANDS) + r")(?![a-zA-Z]))+")
 _BASE_NUMERAL = re.compile(r"-?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)?_\{?\d{1,2}\}?")
 _SET_BUILDER = re.compile(r"[a-zA-Z](?:_\w)?\s*(?:\\in\s*\\mathbb\{?R\}?\s*)?(?:\\mid|\||:|\\vert)\s*")
 _DECIMAL = re.compile(r"\d\.\d+(?![\d(]|\\)")  # a terminating decimal literal (not 0.\overline{3}, 0.(3))
@@ -172,6 +174,8 @@ def _parse(s: str, depth: int) -> Answer:
     br = outer_brackets(s)
     if br:
         items = split_top(s[1:-1], ",")
+        if len(items) == 1 and ";" in s:
+            items = split_top(s[1:-1], ";")  # (0;-2;6): a tuple written with semicolons
         if len(items) == 1 and (br == ("(", ")") or br == ("[", "]")):
             return _parse(items[0], depth + 1)  # grouping: (5), [x+1]
         return Seq(br[0], br[1], tuple(_parse(x, depth + 1) for x in items[:MAX_ITEMS + 1]))

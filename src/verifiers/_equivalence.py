@@ -17,6 +17,7 @@ Kinds come from `verifiers._answer`. The rules (the verdict contract, ``shared/d
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,6 +74,7 @@ def compare(gold: str, answer: str, *, rel_tol: float, deadline: float, symbolic
     """
     if gold == answer:
         return "equal"
+    ev.reset_budget()
     g, a = parse_answer(gold), parse_answer(answer)
     if g is None or a is None:
         return "different"
@@ -92,8 +94,8 @@ def compare_answers(g: Answer, a: Answer, *, rel_tol: float, deadline: float, sy
 
 
 def _single(x: Answer) -> Answer:
-    while isinstance(x, Coll) and len(x.items) == 1:
-        x = x.items[0]
+    while isinstance(x, Coll) and len(x.items) == 1 and not isinstance(x.items[0], Empty | Coll):
+        x = x.items[0]  # \{5\} is 5, but \{\emptyset\} is not the empty set
     return x
 
 
@@ -392,6 +394,7 @@ def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]], deadlin
         return False
     points: list[Fraction] = [Fraction(k, 4) for k in range(-41, 42, 3)] + [Fraction(s * 10**e) for e in (2, 4, 6)
                                                                           for s in (-1, 1)]
+    points += [Fraction(0), Fraction(1), Fraction(-1)]  # where 1/x, log x and sqrt x change their domain
     for (lo, _), (hi, _) in target[1]:
         for end in (lo, hi):
             if isinstance(end, Fraction):
@@ -420,8 +423,12 @@ def _holds(r: Rel, var: str, p: Fraction) -> bool | None:
                 values.append(ev.exact(t.tree, {var: p}))  # type: ignore[arg-type]
             except ev.Inexact:
                 values.append(ev.approx(t.tree, {var: ev.to_mp(p)}))  # type: ignore[arg-type]
-        except (ev.Undefined, ev.TooLarge, ev.Inexact):
+        except ev.Undefined:
+            return False  # outside the relation's domain it does not hold (sqrt(x) >= 0 is not all reals)
+        except (ev.TooLarge, ev.Inexact):
             return None
+    if not all(ev.is_real(v) for v in values):
+        return False
     for x, op, y in zip(values, r.ops, values[1:]):
         same = ev.values_agree(x, y, 0.0) == "agree"
         bigger = ev.to_mp(x) > ev.to_mp(y)
@@ -531,8 +538,9 @@ def _equal_seq(g: Answer, a: Answer, c: _Ctx) -> bool:
         return all(_equal(x, y, c) for x, y in zip(g.items, a.items))
     seq, other = (g, a) if isinstance(g, Seq) else (a, g)
     assert isinstance(seq, Seq)
-    if isinstance(other, Coll) and other.bare and (seq.open, seq.close) == ("(", ")") and not _infinite_end(seq):
-        # a bare list against an ordered pair in parentheses: read in order
+    if isinstance(other, Coll) and other.bare and (seq.open, seq.close) == ("(", ")") and _labelled_parts(other):
+        # "a = 2, b = 3" against (2, 3): distinct labels state the pair's parts in order (a bare "2, 3" or
+        # "a = -7 or a = -2" could as well be an interval's ends)
         return len(seq.items) == len(other.items) and all(
             _equal(x, y, c) for x, y in zip(seq.items, other.items))
     if isinstance(other, Matrix):
@@ -540,9 +548,10 @@ def _equal_seq(g: Answer, a: Answer, c: _Ctx) -> bool:
     return False
 
 
-def _infinite_end(x: Seq) -> bool:
-    """Whether an item is an infinity: then ``( )`` is an interval, never a pair a bare list could state."""
-    return any(isinstance(i, Expr) and i.tree is not None and "inf" in repr(i.tree) for i in x.items)
+def _labelled_parts(x: Coll) -> bool:
+    """Whether every item of a list is a labelled value and the labels are all different (``a = 2, b = 3``)."""
+    labels = [_text(i.sides[0]) for i in x.items if isinstance(i, Eq) and i.is_label]
+    return len(labels) == len(x.items) and len(set(labels)) == len(labels) and ";" not in x.text
 
 
 def _vector(x: Answer) -> tuple[Answer, ...] | None:
@@ -564,11 +573,14 @@ def _equal_matrix(g: Answer, a: Answer, c: _Ctx) -> bool:
 
 def _decimal_comma(x: Coll) -> Expr | None:
     """``1,22`` read as 1.22 (a European decimal comma) when the other side is one number; ``None`` if not that form."""
-    if not x.bare or len(x.items) != 2 or not all(isinstance(i, Expr) for i in x.items) or " " in x.text:
+    if not x.bare or len(x.items) != 2 or not all(isinstance(i, Expr) for i in x.items) or " " in x.text \
+            or "," not in x.text:
         return None
     whole, frac = x.items[0].text, x.items[1].text  # type: ignore[union-attr]
     if not (whole.lstrip("-").isdigit() and frac.isdigit()) or (len(frac) == 3 and whole.lstrip("-") != "0"):
         return None
+    if not frac.strip("0"):
+        return None  # "3,0", "3,00": a list with a zero, never a way to write 3
     value = Fraction(int(whole.lstrip("-") + frac), 10 ** len(frac)) * (-1 if whole.startswith("-") else 1)
     return Expr(f"{whole}.{frac}", ("num", value, True))
 
@@ -586,6 +598,8 @@ def _same_members(g: tuple[Answer, ...], a: tuple[Answer, ...], c: _Ctx) -> bool
 def _distinct(items: tuple[Answer, ...], c: _Ctx) -> tuple[Answer, ...]:
     out: list[Answer] = []
     for x in items:
+        if time.monotonic() > c.deadline:
+            raise _Timeout
         if not any(x == y or _equal(x, y, c) for y in out):
             out.append(x)
     return tuple(out)
@@ -672,8 +686,11 @@ def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:
     return c.symbolic(g, a, c.rel_tol, c.deadline)
 
 
+_CAS_DROPS = re.compile(r"'(?![a-zA-Z]*\()")  # primes: latex2sympy drops (5)' and 1'8 silently
+
+
 def _symbolic_equal(g: str, a: str, c: _Ctx) -> bool:
-    if c.symbolic is None:
+    if c.symbolic is None or _CAS_DROPS.search(g) or _CAS_DROPS.search(a):
         return False
     verdict = _symbolic_call(g, a, c)
     if verdict is None:

@@ -41,6 +41,7 @@ DIFFERENT_REL = mpmath.mpf(10) ** -12
 MAX_MAGNITUDE_BITS = 4096  # |values| beyond 2^4096 (or below its inverse) are too large to judge numerically
 MAX_EXACT_BITS = 70_000  # exact values stop here (2^{65536} is exact; sums of huge fractions are not)
 MAX_FACTORIAL = 2_000
+MAX_EXACT_WORK_BITS = 4_000_000  # bits of exact intermediate values one comparison may produce
 
 _CTX = mpmath.MPContext()
 _CTX.prec = PRECISION_BITS
@@ -106,8 +107,13 @@ def exact(node: Node, env: dict[str, Any]) -> Fraction:
         Undefined: no value here. Inexact: irrational, or beyond the exact budget.
     """
     v = _exact(node, env)
-    if v.numerator.bit_length() > MAX_EXACT_BITS or v.denominator.bit_length() > MAX_EXACT_BITS:
+    bits = v.numerator.bit_length() + v.denominator.bit_length()
+    if bits > 2 * MAX_EXACT_BITS:
         raise Inexact("value too large to keep exact")  # sums of huge fractions grow without bound
+    spent = getattr(_LOCAL, "exact_bits", 0) + bits
+    _LOCAL.exact_bits = spent
+    if spent > MAX_EXACT_WORK_BITS:
+        raise Inexact("exact arithmetic budget spent")  # many huge terms: approximate instead
     return v
 
 
@@ -414,7 +420,7 @@ def values_agree(a: Value, b: Value, rel_tol: float) -> Outcome:
     """"agree", "different" or "unknown" for two values (``rel_tol`` > 0: one side is a decimal approximation)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
         return "agree" if a == b else "different"
-    ctx = _CTX
+    ctx = _ctx()
     x = a if not isinstance(a, Fraction) else ctx.mpf(a.numerator) / a.denominator
     y = b if not isinstance(b, Fraction) else ctx.mpf(b.numerator) / b.denominator
     if ctx.isinf(x) or ctx.isinf(y):
@@ -426,7 +432,7 @@ def values_agree(a: Value, b: Value, rel_tol: float) -> Outcome:
     rel = diff / scale
     if rel_tol > 0:
         return "agree" if rel <= rel_tol else "different"
-    if rel <= AGREE_REL:
+    if rel <= ctx.mpf(2) ** -(ctx.prec - 66):  # AGREE_REL at the normal precision
         return "agree"
     return "different" if rel > DIFFERENT_REL else "unknown"
 
@@ -446,6 +452,11 @@ def _points(names: Sequence[str], rng: random.Random, exact_mode: bool, positive
             v = Fraction(sign * rng.randint(1, 10**4), rng.randint(1, 997) * (1 if exact_mode else 100))
         env[name] = v if exact_mode else _CTX.mpf(v.numerator) / v.denominator
     return env
+
+
+def reset_budget() -> None:
+    """Start a new exact-arithmetic budget for this thread (call once per verdict)."""
+    _LOCAL.exact_bits = 0
 
 
 def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Value, Value], Outcome] | None = None,
@@ -475,12 +486,31 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         return "unknown"
     exact_mode = is_rational_tree(g) and is_rational_tree(a)
     cx = has_imaginary(g) or has_imaginary(a)
+    extra = 0 if exact_mode else extra_bits(g) + extra_bits(a)
+    if extra:  # tiny terms (10^{-100} pi) must show at every point, equations and relations included
+        if extra > MAX_EXTRA_BITS:
+            return "unknown"
+        fine = mpmath.MPContext()
+        fine.prec = PRECISION_BITS + extra
+        _LOCAL.ctx = fine
+        try:
+            return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, extra)
+        finally:
+            _LOCAL.ctx = None
+    return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, 0)
+
+
+def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], Outcome],
+            relation: Callable[[Value, Value], Outcome] | None, exact_mode: bool, cx: bool, seed_text: str,
+            deadline: float, extra: int) -> Outcome:
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
     good = 0
     for attempt in range(MAX_ATTEMPTS):
         if time.monotonic() > deadline:
             return "unknown"
         env = _points(names, rng, exact_mode, positive=attempt % 2 == 1, wide=attempt % 3 == 2)
+        if not exact_mode:
+            env = {k: _ctx().mpf(v) for k, v in env.items()}
         try:
             if exact_mode:
                 try:
@@ -498,7 +528,7 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
             return "unknown"
         out = agree(vg, va)
         if out == "unknown" and relation is None and not exact_mode:
-            out = _recheck(g, a, extra_bits(g) + extra_bits(a), deadline, env)
+            out = _recheck(g, a, extra, deadline, env)
             out = "agree" if out == "equal" else out
         if out == "different":
             return "different"
@@ -508,7 +538,7 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         if good >= POINTS:
             if exact_mode:
                 return "equal"
-            if relation is None and _recheck(g, a, extra_bits(g) + extra_bits(a), deadline, env) != "equal":
+            if relation is None and _recheck(g, a, extra, deadline, env) != "equal":
                 # equal values at 256 bits that move apart with more bits: precision was lost
                 # (sin(10^{100}x) vs sin(10^{100}x + 1)); never accept them on numbers
                 return "unknown"
@@ -526,13 +556,28 @@ def extra_bits(node: Node) -> int:
         if n[0] == "pow":
             try:
                 e = exact(n[2], {})
-            except (Inexact, Undefined):
+            except (Inexact, Undefined, RecursionError):
                 e = None
             if e:
                 extra += max(0, abs(abs(e.numerator).bit_length() - e.denominator.bit_length()) - 32)
+                base = _constant_magnitude(n[1])
+                if base is not None:  # 10^{-200}, e^{-200}: a term far below the others hides at 256 bits
+                    try:
+                        extra += max(0, int(abs(float(e) * base)) - 64)
+                    except OverflowError:
+                        return MAX_EXTRA_BITS + 1
         if n[0] not in ("num", "sym", "const"):
             stack.extend(x for x in n[1:] if isinstance(x, tuple))
     return extra
+
+
+def _constant_magnitude(node: Node) -> float | None:
+    """|log2| of a constant base (10 -> 3.3, e -> 1.44), or ``None`` when it is not a plain constant."""
+    if node[0] == "num" and node[1] > 0:
+        return abs(_m.log2(node[1]))
+    if node[0] == "const" and node[1] in ("e", "pi"):
+        return _m.log2(_m.e if node[1] == "e" else _m.pi)
+    return None
 
 
 def _recheck(g: Node, a: Node, extra: int, deadline: float, env: dict[str, Any] | None = None) -> Outcome:
@@ -547,14 +592,14 @@ def _recheck(g: Node, a: Node, extra: int, deadline: float, env: dict[str, Any] 
             return "unknown"
         ctx = mpmath.MPContext()
         ctx.prec = bits
-        _LOCAL.ctx = ctx
+        outer, _LOCAL.ctx = getattr(_LOCAL, "ctx", None), ctx
         try:
             at = {k: ctx.mpf(v.numerator) / v.denominator for k, v in point.items()}
             x, y = approx(g, at, has_imaginary(g)), approx(a, at, has_imaginary(a))
         except (Undefined, TooLarge):
             return "unknown"
         finally:
-            _LOCAL.ctx = None
+            _LOCAL.ctx = outer
         x = ctx.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x
         y = ctx.mpf(y.numerator) / y.denominator if isinstance(y, Fraction) else y
         scale = max(abs(x), abs(y))

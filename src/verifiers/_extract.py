@@ -21,6 +21,7 @@ Every function here is linear in the input (no nested quantifiers), so hostile t
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -35,6 +36,7 @@ FALLBACK_MARKERS = frozenset({"last_number", "last_expression"})
 END_OF_TURN = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "<|end|>",
                "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<|user|>", "<|assistant|>")  # see cut_debris
 MAX_FALLBACK_CHARS = 4_000  # the fallbacks look at the end of the response only
+MAX_STATEMENT_CHARS = 2_000  # a final statement longer than this is read from its end (bounds the span scans)
 _HEDGE_WORDS = re.compile(r"\b(?:or|maybe|perhaps|alternatively|possibly|otherwise)\b", re.IGNORECASE)
 # Boxes closer than this (and not split by a blank line) read as one final statement, e.g. a hedge.
 HEDGE_GAP = 80
@@ -50,11 +52,12 @@ class Extraction(NamedTuple):
     end: int
     refusal: str = ""  # non-empty: hedged / flood; the answer earns no credit
     parts: tuple[str, ...] = ()  # boxed: the different answers of the final group of adjacent boxes
+    joined: bool = False  # boxed: the text between those boxes only links them ("and", ",", "\\quad")
 
 
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{|\\boxed\s+(?=\S)")
 _FINAL = re.compile(
-    r"(?:final\s+answer|the\s+answer|answer)\s*(?:is\s*[:=]?|[:=])\s*", re.IGNORECASE)
+    r"(?:final\s+answer|the\s+answer|answer)\s*(?:is\b\s*[:=]?|[:=])\s*", re.IGNORECASE)
 _MINUS = "[-\u2212\u2013]"
 # A number, with a sign (also U+2212), money sign, thousands separators, decimals and a ``/d`` denominator: "1/3"
 # is one number, never "3". The denominator allows no spaces, so "10 / 2 = 5" still ends in 5.
@@ -196,12 +199,12 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
             last = found[-1]
             if len(found) > MAX_BOXES:
                 return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers")
-            parts = _final_group(text, found, same)
+            parts, joined = _final_group(text, found, same)
             refusal = "hedged: several different final answers" if len(parts) > 1 else ""
-            word = text_qualifier(last[0])
+            word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
             if word:
                 refusal = f"qualified answer ({word!r}): it does not state one value"
-            return Extraction(last[0].strip(), "boxed", last[2], refusal, parts)
+            return Extraction(last[0].strip(), "boxed", last[2], refusal, parts, joined)
         elif marker == "hash":
             got = _hash(text, same)
         elif marker == "final_answer":
@@ -226,8 +229,10 @@ def _after_thinking(text: str, found: list[tuple[str, int, int]], tags: Tags) ->
     return after or found
 
 
-def _final_group(text: str, found: list[tuple[str, int, int]], same: Callable[[str, str], bool]) -> tuple[str, ...]:
-    """The different contents of the last run of boxes that are close together (no blank line between)."""
+def _final_group(text: str, found: list[tuple[str, int, int]],
+                 same: Callable[[str, str], bool]) -> tuple[tuple[str, ...], bool]:
+    """The different contents of the last run of boxes that are close together (no blank line between), and
+    whether only linking words stand between them (then they can be one multi-part answer)."""
     group = [found[-1]]
     for prev in reversed(found[:-1]):
         gap_text = text[prev[2]:group[-1][1]]
@@ -240,7 +245,21 @@ def _final_group(text: str, found: list[tuple[str, int, int]], same: Callable[[s
         content = content.strip()
         if not any(same(p, content) for p in parts):
             parts.append(content)
-    return tuple(parts)
+    gaps = [text[a[2]:b[1]] for b, a in itertools.pairwise(group)]
+    return tuple(parts), all(_links(g) for g in gaps)
+
+
+_LINK = re.compile(r"(?:[\s$,;&.]|\\[(),;:! \]\[]|\\q?quad|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
+                   r"|[a-zA-Z](?:_\{?\w+\}?)?\s*=)*")
+
+
+def _links(gap: str) -> bool:
+    """Whether a gap between boxes only links them: "and", commas, ``\\quad``, a label (``y =``), or words that
+    name what each box counts when joined by "and" ("\\boxed{1} papers and \\boxed{2} bins")."""
+    if _LINK.fullmatch(gap) or not any(c.isalnum() for c in gap):
+        return True  # separators only (also "++++++")
+    words = re.findall(r"(?<!\\)\b[A-Za-z]+", gap)
+    return len(words) <= 6 and any(w in ("and", "or") for w in words)
 
 
 def cut_debris(text: str) -> str:
@@ -264,7 +283,7 @@ def answer_in_statement(statement: str) -> str:
     "Jane started 3 hours ago" -> ``3``. Copulas inside math spans do not count (``$x = 5$`` is a labelled value
     for the answer parser).
     """
-    s = statement.replace("**", "").strip().strip("*_").strip()  # markdown bold: **Monday**
+    s = statement[-MAX_STATEMENT_CHARS:].replace("**", "").strip().strip("*_").strip()  # markdown: **Monday**
     if not s:
         return s
     masked = _mask_math(s)
@@ -313,7 +332,7 @@ def statement_refusal(statement: str) -> str:
     Only the text outside math counts (``$x \\ge 5$`` is a relation, an answer of its own), plus the
     ``\\text{}`` parts inside it (``$5 \\text{ or more}$``).
     """
-    s = statement.replace("**", "")
+    s = statement[-MAX_STATEMENT_CHARS:].replace("**", "")
     masked = _mask_math(s)
     last = None
     for m in _COPULA.finditer(masked):
@@ -359,7 +378,7 @@ def _answer_tag(text: str, tags: Tags) -> Extraction | None:
         i = text.rfind(start, 0, j if j >= 0 else len(text))
         if i < 0:
             continue
-        content = text[i + len(start):j if j >= 0 else len(text)].strip()
+        content = text[i + len(start):j if j >= 0 else len(text)].strip()[-MAX_STATEMENT_CHARS:]
         return Extraction(content, "answer_tag", j + len(end) if j >= 0 else len(text),
                           statement_refusal(content))
     return None
@@ -371,7 +390,7 @@ def _hash(text: str, same: Callable[[str, str], bool]) -> Extraction | None:
         return None
     j = text.find("\n", i)
     j = len(text) if j < 0 else j
-    content = text[i + 4:j].strip().lstrip("#").strip()
+    content = text[i + 4:j].strip().lstrip("#").strip()[-MAX_STATEMENT_CHARS:]
     refusal = statement_refusal(content)
     k = text.rfind("####", 0, i)
     if k >= 0 and i - k <= HEDGE_GAP + 8:
@@ -393,6 +412,9 @@ def _final_answer(text: str) -> Extraction | None:
     if span is not None and _only_span(_mask_math(rest.split("\n", 1)[0])):
         content = next(g for g in span.groups() if g is not None)  # "The final answer is $x = 5$. I hope..."
         end = last.end() + span.end()
+        line = rest.split("\n", 1)[0]
+        refusal = statement_refusal(line[:_sentence_end(line)])  # "$5$ or more", "$5$ thousand"
+        return Extraction(content.strip(), "final_answer", end, refusal) if content.strip() else None
     else:
         line = rest.split("\n", 1)[0]
         sentence = line[:_sentence_end(line)]
@@ -428,10 +450,13 @@ def _last_number(text: str) -> Extraction | None:
     tail = text[max(0, last.end() - 400):last.end() + 3]  # bounded: the last "number" may be 200 kB of digits
     if _NUMBER_RUN_TAIL.search(tail) and len(set(_NUMBER.findall(tail[-200:]))) >= 3:
         return Extraction(last.group(), "last_number", last.end(), "ends in a string of numbers")
-    words = text[max(0, last.start() - 40):last.start()].split()[-3:]  # "at least 18", "not 18"
+    near = re.split(r"[,;:.!?]\s", text[max(0, last.start() - 40):last.start()])[-1]  # this clause only
+    words = near.split()[-3:]  # "at least 18", "not 18" (but "twice that, 16" states 16)
     while any(ch.isdigit() for w in words for ch in w):
         words = words[1:]  # only the words after the previous number: "not 10, it's 18" states 18
     before = " ".join(words)
+    if re.search(r"\bor\b", text[max(0, last.start() - 12):last.start()]):
+        return Extraction(last.group(), "last_number", last.end(), "hedged: several different final answers")
     after = text[last.end():last.end() + 40]
     after = after[:_sentence_end(after)]
     word = qualifier(_mask_math(before) + " " + _mask_math(after))
@@ -466,8 +491,11 @@ def _last_expression(text: str) -> Extraction | None:
     sentence = tail[line_start:span.end()]
     if _COPULA.search(_MATH_SPAN.sub("$$", sentence)) is not None:
         content = answer_in_statement(sentence) or content
-    before = " ".join(_MATH_SPAN.sub(" ", tail[line_start:span.start()]).split()[-3:])  # "$x$ cannot be $5$"
-    word = qualifier(before) or text_qualifier(content)
+    clause = re.split(r"[,;:.!?]\s", _MATH_SPAN.sub(" ", tail[line_start:span.start()]))[-1]
+    before = " ".join(clause.split()[-3:])  # "$x$ cannot be $5$"
+    after = tail[span.end():span.end() + 200]
+    after = _MATH_SPAN.sub(" ", after[:_sentence_end(after)])  # "$5$ is not a solution", "$x = 5$ doesn't work"
+    word = qualifier(before) or qualifier(after) or text_qualifier(content)
     refusal = f"qualified answer ({word!r}): it does not state one value" if word else ""
     return Extraction(content, "last_expression", base + span.end(), refusal)
 

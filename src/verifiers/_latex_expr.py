@@ -116,6 +116,14 @@ def has_decimal(node: Node) -> bool:
     return False
 
 
+def _is_derivative(num: Node, den: Node) -> bool:
+    """``\\frac{d}{dx}``, ``\\frac{d^2}{dx^2}``: an operator, not d divided by d times x."""
+    d = ("sym", "d")
+    top = num == d or num[0] == "pow" and num[1] == d
+    bottom = den[0] == "mul" and (den[1] == d or den[1][0] == "pow" and den[1][1] == d)
+    return top and bottom
+
+
 def _canonical(arg: Node, tokens: list[str]) -> str:
     """A name for a function's argument: its value if constant (f(2) = f(4/2)), else its tokens."""
     if arg[0] == "num":
@@ -259,7 +267,10 @@ class _Parser:
         if c.isalpha():
             return self._symbol(tok)
         if tok == "\\frac":
-            return ("div", self.group(depth + 1), self.group(depth + 1))
+            num, den = self.group(depth + 1), self.group(depth + 1)
+            if _is_derivative(num, den):
+                raise Unsupported("a derivative d/dx, not a fraction")
+            return ("div", num, den)
         if tok == "\\sqrt":
             index: Node = ("num", Fraction(2), False)
             if self.peek() == "[":

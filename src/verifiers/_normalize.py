@@ -32,7 +32,7 @@ _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _SQRT_UNICODE = re.compile(r"\\sqrt\s*(\d+(?:\.\d+)?|[a-zA-Z]|\([^()]*\))")
 _DROP = re.compile(
     r"\\(?:displaystyle|textstyle|scriptstyle|left|right|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr)(?![a-zA-Z])"
-    r"|(?<!\\)\\[,;:! ]|\\q?quad(?![a-zA-Z])|~|\\(?:hspace|vspace)\*?\s*\{[^{}]*\}|\\limits|\\nolimits")
+    r"|(?<!\\)\\[,;:! ]|\\q?quad|~|\\(?:hspace|vspace)\*?\s*\{[^{}]*\}|\\limits|\\nolimits")
 _COMMA_NEG_SPACE = re.compile(r",\\!\s*")
 _THIN = frozenset({"\\,", "\\!", "\\;", "\\:"})  # thin spaces vanish (1\\,000); others separate words
 _FRAC_ALIAS = re.compile(r"\\[dt]frac(?![a-zA-Z])|\\cfrac(?![a-zA-Z])")
@@ -46,7 +46,7 @@ _PERCENT = re.compile(r"\\?%|\s*\b(?:percent(?:age)?|pct)\b\.?", re.IGNORECASE)
 _LEQ = re.compile(r"\\leq?(?![a-zA-Z])|\\leqslant|\\le?q?slant|<=")
 _GEQ = re.compile(r"\\geq?(?![a-zA-Z])|\\geqslant|>=")
 _LT_GT = re.compile(r"\\([lg])t(?![a-zA-Z])")
-_NEQ = re.compile(r"\\neq?(?![a-zA-Z])|!=")
+_NEQ = re.compile(r"\\neq?(?![a-zA-Z])|!=|\\not\s*=")
 _FONT = re.compile(r"\\(?:mathbf|textbf|mathrm|mathit|boldsymbol|bf|rm|operatorname)\s*\{([^{}]*)\}")
 _TEXT = re.compile(r"\\(?:text|textnormal|mbox|hbox|textit|texttt)\s*\{([^{}]*)\}")
 _UNIT_TAIL = re.compile(

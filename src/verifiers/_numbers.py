@@ -38,6 +38,12 @@ _REPEATING = re.compile(
     r"([-+]?)(\d*)\.(\d*)(?:\\overline\s*\{(\d+)\}|\\bar\s*\{(\d+)\}|\\overline\s*(\d)|\\bar\s*(\d)|\((\d+)\)|(\d)\\dots)")
 
 
+# Every dash that reads as a minus sign (U+2212, en dash, hyphen and figure dashes, small/full-width hyphen
+# minus, modifier/superscript/subscript minus, heavy minus, soft hyphen).
+DASHES = str.maketrans({c: "-" for c in "\u2212\u2013\u2010\u2011\u2012\ufe63\uff0d\u02d7\u207b\u208b\u2796\u00ad"})
+_DETACHED_SIGN = re.compile(r"^([-+])\s+(?=[\d.(])")
+
+
 def strip_number_wrappers(text: str) -> str:
     """Remove what never changes a number's value: ``$``, ``**``, ``\\boxed{}``, thin spaces, a trailing period."""
     s = text.strip()
@@ -56,7 +62,7 @@ def strip_number_wrappers(text: str) -> str:
         if s.endswith(".") and not s.endswith(".."):
             s = s[:-1].rstrip()
         s = s.replace("\\$", "").replace("$", "").replace("\\left", "").replace("\\right", "")
-        s = s.replace("−", "-").replace("–", "-")
+        s = s.translate(DASHES)
         if s == before:
             break
     return s
@@ -84,6 +90,8 @@ def parse_number(text: str, *, units: bool = True) -> Fraction | None:
     s = strip_number_wrappers(text)
     if not s:
         return None
+    if s[0] in "-+" and s[1:2].isspace():
+        s = _DETACHED_SIGN.sub(r"\1", s)  # "- 18" is -18
     if s[-1] == "%":
         s = s[:-1].rstrip().removesuffix("\\").rstrip()
     elif s.endswith("\\%"):
@@ -110,13 +118,18 @@ def parse_number(text: str, *, units: bool = True) -> Fraction | None:
     return _exact(s)
 
 
+UNIT_LETTERS = frozenset("mgslh")  # meters, grams, seconds, liters, hours; "18 K" (thousand) is not a unit
+
+
 def _is_unit(tail: str, glued: bool = False) -> bool:
     """Whether the words after a number are a unit (``apples``, ``cm^2``), not a scale, operator or hedge
     (``thousand``, ``squared``, ``or more``, ``k``); a single letter glued to the number is never a unit."""
-    words = [w.lower() for w in re.findall(r"[a-zA-Z]+", tail)]
-    if not words or any(w in SCALE_WORDS for w in words):
+    words = [w for w in re.findall(r"[a-zA-Z]+", tail)]
+    if not words or any(w.lower() in SCALE_WORDS for w in words):
         return False
-    return not (glued and len(words[0]) == 1)
+    if len(words[0]) == 1:  # a lone letter: glued ("18k", "18i") never; spaced only as a unit symbol ("5 m")
+        return not glued and words[0] in UNIT_LETTERS
+    return True
 
 
 def _exact(s: str) -> Fraction | None:

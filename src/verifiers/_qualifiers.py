@@ -14,18 +14,30 @@ import re
 # are refused where they are glued to the number; "m" after a space is meters.)
 SCALE_WORDS = frozenset({
     "thousand", "thousands", "million", "millions", "billion", "billions", "trillion", "trillions", "hundred",
-    "hundreds", "dozen", "dozens", "score", "squared", "cubed", "half", "halves", "times", "plus", "minus",
-    "over", "bn", "mn",
-    "and", "or", "not", "less", "more", "least", "most", "than", "wrong", "incorrect",
+    "hundreds", "dozen", "dozens", "score", "gross", "grand", "lakh", "lakhs", "crore", "crores", "mil", "bn",
+    "mn", "tenths", "hundredths", "thousandths", "squared", "cubed", "half", "halves", "halved", "doubled",
+    "tripled", "twice", "thrice", "double", "triple", "times", "plus", "minus", "over", "reciprocal",
+    "inverse", "negative", "opposite", "max", "maximum", "min", "minimum", "tops", "bound",
+    "and", "or", "not", "less", "more", "least", "most", "than", "wrong", "incorrect", "false", "impossible",
+})
+# Words that turn the number next to them into another number ("5 thousand", "5 squared", "minus 5").
+TRANSFORM_WORDS = frozenset({
+    "thousand", "thousands", "million", "millions", "billion", "billions", "trillion", "trillions", "hundred",
+    "hundreds", "dozen", "dozens", "score", "gross", "grand", "lakh", "lakhs", "crore", "crores", "mil", "bn",
+    "mn", "tenths", "hundredths", "thousandths", "squared", "cubed", "halved", "doubled", "tripled", "plus",
+    "minus",
 })
 # "or"/"and" are not here: between values they list a set ("x = 1 or x = 2"), which the answer parser reads,
 # so "12 or 13" is two values, wrong for a single-valued gold. Approximation words ("about 3.14", "≈ 0.33")
 # are not here either: they are how answers to "round to ..." problems
 # are stated, and they cannot make a wrong number pass (the number itself is compared).
 _QUALIFIER = re.compile(
-    r"\b(?:not|never|cannot|can't|isn't|aren't|wasn't|won't|neither|nor|less|fewer|more|greater|"
-    r"larger|smaller|least|most|over|under|above|below|up\s+to|maybe|perhaps|possibly|probably|either|"
-    r"between|except|excluding|wrong|incorrect)\b"
+    r"\b(?:not|never|cannot|neither|nor|less|fewer|more|greater|larger|smaller|least|most|over|under|above|"
+    r"below|up\s+to|upwards|beyond|exceeding|excess|maybe|perhaps|possibly|probably|either|between|except|"
+    r"excluding|excluded|wrong|incorrect|false|impossible|ruled\s+out|instead|upper\s+bound|lower\s+bound|"
+    r"max|maximum|min|minimum|tops|other\s+than|distinct\s+from|anything\s+but|reciprocal\s+of|inverse\s+of|"
+    r"negative\s+of|opposite\s+of)\b"
+    r"|\b(?:is|are|was|were|do|does|did|can|could|would|should|has|have|had|wo|ai|must|need)n['’]?t\b"  # isn't, isnt
     r"|[<>≤≥≠]|\u0338|\\(?:ne|neq|le|ge|leq|geq|lt|gt|not)(?![a-zA-Z])",
     re.IGNORECASE)
 
@@ -41,6 +53,11 @@ def text_qualifier(math: str) -> str:
 
 
 def qualifier(text: str) -> str:
-    """The first qualifying word or sign in ``text`` (plain text, math already removed), or ``""``."""
+    """The first qualifying or transforming word or sign in ``text`` (plain text, math already removed), or ``""``."""
     m = _QUALIFIER.search(text)
-    return m.group() if m else ""
+    if m:
+        return m.group()
+    return next((w for w in _WORDS.findall(text) if w.lower() in TRANSFORM_WORDS), "")
+
+
+_WORDS = re.compile(r"[A-Za-z]+")

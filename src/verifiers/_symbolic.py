@@ -22,9 +22,10 @@ except ImportError:  # pragma: no cover - depends on the install
     _latex2sympy = None
 
 _SAMPLES = 6  # random points for expressions in variables
-# Two exact constant expressions (no decimals) must agree to this relative precision at 50 digits;
-# the configured rel_tol applies only when a side holds a decimal approximation.
-EXACT_REL_TOL = 1e-30
+# Two exact expressions (no decimals) must agree to this relative precision, evaluated at _DIGITS digits
+# (pi + e^{-200} is not pi); the configured rel_tol applies only when a side holds a decimal approximation.
+_DIGITS = 320
+EXACT_REL_TOL = sympy.Float("1e-300", 320)
 
 
 _CONSTANTS = {sympy.Symbol("i"): sympy.I, sympy.Symbol("e"): sympy.E}
@@ -105,10 +106,12 @@ def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
         return False
     free = diff.free_symbols
     if not free:
-        vg, va = sympy.N(g, 50), sympy.N(a, 50)
+        decimal = g.has(sympy.Float) or a.has(sympy.Float)
+        digits = 50 if decimal else _DIGITS
+        vg, va = sympy.N(g, digits), sympy.N(a, digits)
         if not (vg.is_number and va.is_number) or _non_finite(vg) or _non_finite(va):
             return False
-        tol = rel_tol if (g.has(sympy.Float) or a.has(sympy.Float)) else EXACT_REL_TOL
+        tol = rel_tol if decimal else EXACT_REL_TOL
         scale = max(abs(vg), abs(va))
         return bool(abs(vg - va) <= tol * scale) if scale != 0 else True
     if sympy.simplify(diff) == 0:
@@ -124,7 +127,7 @@ def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
     for k in range(4 * _SAMPLES):
         point = {s: sympy.Rational(rng.choice((-1, 1)) * rng.randint(1, 997) * 10 ** (k % 3 * 2), rng.randint(1, 97))
                  for s in symbols}
-        vg, va = sympy.N(g.subs(point), 50), sympy.N(a.subs(point), 50)
+        vg, va = sympy.N(g.subs(point), _DIGITS), sympy.N(a.subs(point), _DIGITS)
         if not (vg.is_number and va.is_number) or _non_finite(vg) or _non_finite(va):
             continue
         if real and (sympy.im(vg) != 0 or sympy.im(va) != 0):

@@ -23,7 +23,7 @@ from typing import ClassVar
 from verifiers._config import DEFAULT_MAX_CHARS, ScorerConfig
 from verifiers._extract import FALLBACK_MARKERS, HEDGE_GAP, Extraction, cut_debris, find_answer, grader_note
 from verifiers._format_parts import format_parts
-from verifiers._numbers import format_number, parse_number
+from verifiers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number
 from verifiers._qualifiers import SCALE_WORDS
 from verifiers._rewards import combine
 from verifiers._score import Score
@@ -57,7 +57,11 @@ class Config(ScorerConfig):
 _DEFAULT = Config()
 _NUMBERS = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?(?:/\d+)?")
 _GLUED_LETTER = re.compile(r"\d[a-zA-Z](?![a-zA-Z])")
-_MATH_SIGNS = re.compile(r"[√²³^*/+×÷=<>≤≥≠∛∜]|\\(?:sqrt|times|cdot|frac)")
+_MATH_SIGNS = re.compile(r"[√²³^*/+×÷=<>≤≥≠∛∜()]|(?<![A-Za-z])-(?![A-Za-z])|\d\s*[xX]\s*\d|\\(?:sqrt|times|cdot|frac)")
+_PRODUCT = re.compile(r"\d\s*[xX]\s*\d")  # "18 x 18"
+_LEADING_OK = frozenset({"about", "approximately", "around", "roughly", "nearly", "almost", "exactly", "only", "just",
+                         "a", "an", "the", "total", "of", "is", "equals", "so", "then", "thus", "hence", "answer",
+                         "final", "we", "get", "she", "he", "they", "it", "has", "have", "had", "makes", "made"})
 HEDGED = "hedged: several different numbers after the answer marker"
 _SIMPLE_INT = re.compile(r"-?(?:0|[1-9]\d{0,17})")
 _GOLDS: dict[str, str | None] = {}
@@ -161,7 +165,11 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str]:
         rest = _NUMBERS.sub(" ", text[:400])
         words = re.findall(r"[a-zA-Z]+", rest)
         glued = _GLUED_LETTER.search(text[:400]) is not None  # 18k, 18M, 18i
-        if _MATH_SIGNS.search(rest) or glued or any(w.lower() in SCALE_WORDS for w in words):
+        first = _NUMBERS.search(text[:400])
+        leading = re.findall(r"[a-zA-Z]+", text[:first.start()]) if first else []
+        if (_MATH_SIGNS.search(rest) or _PRODUCT.search(text[:400]) or glued
+                or any(w.lower() in SCALE_WORDS or len(w) == 1 and w not in UNIT_LETTERS for w in words)
+                or any(w.lower() not in _LEADING_OK for w in leading)):  # "twice 18", "upwards of 18"
             return None, f"the number in {text[:60]!r} is transformed or qualified (squared, thousand, ...)"
         return nums.pop(), ""
     if len(nums) > 1:
@@ -175,7 +183,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
-    text = cut_debris(response)[-cfg.max_chars:]
+    text = cut_debris(response)[-cfg.max_chars:].translate(DASHES)
     note = grader_note(text) if _may_address_grader(text) else -1
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]

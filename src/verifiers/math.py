@@ -32,7 +32,7 @@ from typing import ClassVar
 from verifiers._answer import Answer, Coll, Eq, Expr, parse_answer
 from verifiers._config import DEFAULT_TIMEOUT, ScorerConfig
 from verifiers._equivalence import SymbolicUnavailable, compare, compare_answers
-from verifiers._evaluate import TooLarge, Undefined, constant_value, value_key
+from verifiers._evaluate import Inexact, TooLarge, Undefined, constant_value, reset_budget, value_key
 from verifiers._extract import (
     FALLBACK_MARKERS,
     answer_in_statement,
@@ -118,7 +118,7 @@ def _gold(gold: str) -> tuple[str, Answer | None, Answer | None]:
         if "box" in gold:
             found = find_answer(gold, ("boxed",), _DEFAULT.tags, _same_text)
             if found is not None and found.text:
-                parts = found.parts or (found.text,)
+                parts = found.parts if found.joined and found.parts else (found.text,)
         elif _is_prose(gold):
             found = find_answer(cut_debris(gold), _PROSE_MARKERS, _DEFAULT.tags)
             if found is not None and found.text:
@@ -130,7 +130,7 @@ def _gold(gold: str) -> tuple[str, Answer | None, Answer | None]:
         else:
             typed = parse_answer(key) if key else None
         other = None
-        if len(keys) == 1 and _THOUSANDS_LIST.fullmatch(parts[0].strip().strip("$")):
+        if len(keys) == 1 and _THOUSANDS_LIST.fullmatch(parts[0].strip().strip("$")) and ",0" not in parts[0]:
             other = Coll(tuple(parse_answer(x) for x in parts[0].strip().strip("$").split(",")), bare=True)  # type: ignore[misc]
         got = (key, typed, other)
         if len(_GOLDS) >= _GOLD_CACHE_MAX:
@@ -170,7 +170,7 @@ def _hedge_key(text: str) -> str:
     if isinstance(answer, Expr) and answer.tree is not None and not free_symbols(answer.tree):
         try:
             v = constant_value(answer.tree)
-        except (Undefined, TooLarge):
+        except (Undefined, TooLarge, Inexact, RecursionError):
             return norm
         return value_key(v)
     return norm
@@ -217,6 +217,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
+    reset_budget()  # one exact-arithmetic budget for the whole verdict (hedge checks included)
     text = cut_debris(response)[-cfg.max_chars:]
     note = grader_note(text)
     if note >= 0:  # the answer must come before any note to the grader
@@ -242,7 +243,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         why = found.refusal if found is not None and found.refusal else "no answer marker found"
         return done(False, "no_answer", None, why)
     refusal = found.refusal
-    if len(found.parts) > 1 and refusal.startswith("hedged") and _multi_valued(gold_answer):
+    if len(found.parts) > 1 and refusal.startswith("hedged") and found.joined and _multi_valued(gold_answer):
         # several boxes for a gold with several values: together they are one answer (a set)
         answer = ", ".join(normalize(p) for p in found.parts)
         typed = Coll(tuple(_flatten(parse_answer(normalize(p)) for p in found.parts)), bare=True)
