@@ -2,14 +2,18 @@
 # One set-up command: a .venv with the CPU build of torch and everything the tests need.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The code sandbox needs bubblewrap (Debian/Ubuntu package `bubblewrap`); install it when we can.
-if ! command -v bwrap >/dev/null 2>&1; then
+# The code sandbox needs bubblewrap and libseccomp (Debian/Ubuntu packages `bubblewrap`, `libseccomp2`);
+# install them when we can.
+missing=()
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || missing+=(libseccomp2)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     { DEBIAN_FRONTEND=noninteractive apt-get update -qq \
-        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; } \
-      || echo "warning: could not install bubblewrap with apt-get; verifiers.sandbox needs it" >&2
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } \
+      || echo "warning: could not install ${missing[*]} with apt-get; verifiers.sandbox needs them" >&2
   else
-    echo "warning: bubblewrap (bwrap) not found; install it (apt-get install bubblewrap) for verifiers.sandbox" >&2
+    echo "warning: ${missing[*]} not found; install them for verifiers.sandbox" >&2
   fi
 fi
 python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv

@@ -1,9 +1,21 @@
 """Attack suite: hostile programs from ``tests/cases/attacks/*.case`` run in the real bubblewrap sandbox.
 
-Each case file starts with ``# covers:``, ``# test:`` (repeatable) and ``# expect:`` header lines:
-``fail`` (not passed, no test passed), ``pass`` (benign control) or ``status:a,b`` (not passed and one
-of these statuses). Every case must finish in bounded time, leave the pool usable and leave no trace on
-the host (no marker file, nothing reached the host's TCP/UDP/unix listeners, no secret leaked).
+Each case file starts with header lines, then the program:
+
+    # class: 1..6 (the classes of issue #14), seccomp, limit, host or control
+    # covers: one line
+    # test: an assert (repeatable; none: the program has no tests)
+    # setup: a line of test set-up code (optional, repeatable)
+    # expect: the exact ExecutionResult.status (``passed`` for controls and probes that must pass)
+    # pool: untouched        (optional) no sandbox may be killed, recycled or fail while it runs
+    # sibling-before: NAME   (optional) siblings/NAME.py, with the same tests, runs just before it
+    # sibling-after: NAME    (optional) ... queued just after it (both on the same sandbox, pipelined)
+    # needs: cgroup          (optional) skipped where the pool has no cgroup (RLIMIT_AS fallback)
+
+``__MARKER__`` is replaced by a fresh random string per run (in the program, its siblings and tests).
+A case that does not expect ``passed`` must pass no test. Every case must finish in bounded time, leave
+no trace on the host (no marker file, nothing reached the host's TCP/UDP/unix listeners) and leave the
+pool able to run an honest program that starts threads and writes to ``/tmp``.
 """
 
 from __future__ import annotations
@@ -12,7 +24,8 @@ import os
 import socket
 import time
 import uuid
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -23,29 +36,49 @@ from verifiers.sandbox import CodePool
 CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 CASES = sorted(CASE_DIR.glob("*.case"))
 TIME_BOUND_S = 20.0  # generous: the per-program limit is 2 s, the parent's hard kill 2 s later
+CLASSES = {"1", "2", "3", "4", "5", "6", "seccomp", "limit", "host", "control"}
+STATUSES = {"passed", "failed", "timeout", "memory", "syntax_error", "runtime_error", "crashed", "no_tests"}
+POOL_EVENTS = ("workers_started", "recycled", "hard_kills", "anomalies", "violations")
+HEALTH = ("import threading, os\n"
+          "def g(x):\n"
+          "    box = []\n"
+          "    ts = [threading.Thread(target=box.append, args=(i,)) for i in range(8)]\n"
+          "    for t in ts: t.start()\n"
+          "    for t in ts: t.join()\n"
+          "    open('/tmp/health.txt', 'w').write('ok')\n"
+          "    return x + len(box) + len(os.listdir('/tmp'))\n")
 
 
 @dataclass
 class Case:
+    klass: str
     covers: str
     tests: list[str]
     expect: str
     code: str
+    setup: str = ""
+    untouched: bool = False
+    siblings: dict[str, str] = field(default_factory=dict)
+    needs: str = ""
 
 
 def load_case(path: Path) -> Case:
-    covers, tests, expect, body = "", [], "", []
+    head: dict[str, list[str]] = {}
+    body = []
     for line in path.read_text().splitlines():
-        if line.startswith("# covers: "):
-            covers = line[len("# covers: "):]
-        elif line.startswith("# test: "):
-            tests.append(line[len("# test: "):])
-        elif line.startswith("# expect: "):
-            expect = line[len("# expect: "):]
+        if line.startswith("# ") and ": " in line and not body:
+            key, _, value = line[2:].partition(": ")
+            head.setdefault(key, []).append(value)
         else:
             body.append(line)
-    assert covers and expect, f"{path.name}: missing header"
-    return Case(covers, tests, expect, "\n".join(body) + "\n")
+    for key in ("class", "covers", "expect"):
+        assert len(head.get(key, [])) == 1, f"{path.name}: needs exactly one '# {key}:' line"
+    case = Case(head["class"][0], head["covers"][0], head.get("test", []), head["expect"][0], "\n".join(body) + "\n",
+                "\n".join(head.get("setup", [])), head.get("pool") == ["untouched"],
+                {k: head[k][0] for k in ("sibling-before", "sibling-after") if k in head}, (head.get("needs") or [""])[0])
+    assert case.klass in CLASSES, f"{path.name}: unknown class {case.klass!r}"
+    assert case.expect in STATUSES, f"{path.name}: expect must be one exact status, got {case.expect!r}"
+    return case
 
 
 @dataclass
@@ -82,12 +115,24 @@ def host(tmp_path_factory: pytest.TempPathFactory):
         s.close()
 
 
-@pytest.fixture(scope="module")
-def pool(host: Host):
+def _start(**kw: object) -> CodePool:
     try:
-        p = CodePool(workers=2, timeout_s=2.0, memory_mb=256).start()
+        return CodePool(timeout_s=2.0, memory_mb=256, **kw).start()  # type: ignore[arg-type]
     except SandboxError as exc:  # CI installs bubblewrap; a dev box without it skips loudly
         pytest.skip(f"bubblewrap sandbox unavailable: {exc}")
+
+
+@pytest.fixture(scope="module")
+def pool():
+    p = _start(workers=2)
+    yield p
+    p.close()
+
+
+@pytest.fixture(scope="module")
+def single_pool():
+    """One sandbox, so a case and its siblings share a zygote and are in flight together."""
+    p = _start(workers=1, pipeline=8)
     yield p
     p.close()
 
@@ -101,31 +146,61 @@ def _nothing_reached(host: Host) -> None:
     assert not os.path.exists(host.marker)
 
 
-def test_suite_is_large_enough() -> None:
-    assert len(CASES) >= 40
-    assert sum(load_case(p).expect == "pass" for p in CASES) >= 2  # benign controls exist
+def test_suite_covers_every_class() -> None:
+    cases = [load_case(p) for p in CASES]
+    per_class = Counter(c.klass for c in cases)
+    for klass in ("1", "2", "3", "4", "5", "6"):
+        assert per_class[klass] >= 3, f"class {klass} has {per_class[klass]} variants"
+    assert per_class["control"] >= 3 and per_class["seccomp"] >= 13 and per_class["limit"] >= 8
+    assert len(cases) >= 100
+
+
+def _fill(text: str, host: Host, marker: str) -> str:
+    return (text.replace("__HOST_MARKER__", host.marker).replace("__SECRET_NAME__", host.secret)
+            .replace("__TCP_PORT__", str(host.tcp.getsockname()[1]))
+            .replace("__UDP_PORT__", str(host.udp.getsockname()[1]))
+            .replace("__UNIX_PATH__", host.unix_path).replace("__MARKER__", marker))
+
+
+def _brief(r: object) -> str:
+    """A result without its (possibly huge) output, for failure messages."""
+    return repr(r)[:600]
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_attack(path: Path, pool: CodePool, host: Host) -> None:
+def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host) -> None:
     case = load_case(path)
-    code = (case.code.replace("__HOST_MARKER__", host.marker).replace("__SECRET_NAME__", host.secret)
-            .replace("__TCP_PORT__", str(host.tcp.getsockname()[1]))
-            .replace("__UDP_PORT__", str(host.udp.getsockname()[1]))
-            .replace("__UNIX_PATH__", host.unix_path))
+    p = single_pool if case.siblings else pool
+    if case.needs == "cgroup" and not p.cgroup_in_force:
+        pytest.skip(f"no cgroup here ({p.limits_in_force}); the documented fallback bounds memory per process")
+    marker = "MK" + uuid.uuid4().hex
+    tests = [_fill(t, host, marker) for t in case.tests]
+    code, setup = _fill(case.code, host, marker), _fill(case.setup, host, marker)
+    before = {k: p.stats[k] for k in POOL_EVENTS}
     t0 = time.monotonic()
-    r = pool.run(code, case.tests)
+    futs = []
+    if "sibling-before" in case.siblings:
+        futs.append(p.submit(_fill((CASE_DIR / "siblings" / f"{case.siblings['sibling-before']}.py").read_text(),
+                                   host, marker), tests, setup))
+    fut = p.submit(code, tests, setup)
+    if "sibling-after" in case.siblings:
+        futs.append(p.submit(_fill((CASE_DIR / "siblings" / f"{case.siblings['sibling-after']}.py").read_text(),
+                                   host, marker), tests, setup))
+    r = fut.result()
+    for f in futs:
+        assert f.result().passed, f"{path.stem}: an honest sibling failed: {_brief(f.result())}"
     elapsed = time.monotonic() - t0
     assert elapsed < TIME_BOUND_S, f"{path.stem} took {elapsed:.1f}s"
-    if case.expect == "pass":
-        assert r.passed, r
+    assert r.status == case.expect, f"{path.stem} ({case.covers}): expected {case.expect}, got {_brief(r)}"
+    if case.expect == "passed":
         assert r.tests_passed == r.tests_total == len(case.tests)
     else:
-        assert not r.passed, f"attack {path.stem} ({case.covers}) was judged a pass: {r}"
-        assert r.tests_passed == 0, r
-        if case.expect.startswith("status:"):
-            assert r.status in case.expect[len("status:"):].split(","), r
-    assert len(r.stdout) <= pool.max_output_bytes and len(r.stderr) <= pool.max_output_bytes
+        assert r.tests_passed == 0, _brief(r)
+    assert len(r.stdout) <= p.max_output_bytes and len(r.stderr) <= p.max_output_bytes
     _nothing_reached(host)
-    # The pool is still healthy afterwards (a killed or stopped worker has been replaced).
-    assert pool.run("def g(x):\n    return x + 1\n", ["assert g(1) == 2"]).passed
+    # The pool is still healthy afterwards: threads, a fresh /tmp, the right answer.
+    health = p.run(HEALTH, ["assert g(1) == 10"])
+    assert health.passed, _brief(health)
+    if case.untouched:
+        after = {k: p.stats[k] for k in POOL_EVENTS}
+        assert after == before, f"{path.stem} disturbed the pool: {before} -> {after}"

@@ -1,18 +1,25 @@
-"""How a sandbox worker is started: the bubblewrap command line, the uid drop and the minimal file view.
+"""How a sandbox is started: the bubblewrap command line, its user namespace and its minimal file view.
 
-Security model (``isolation="bwrap"``):
+Security model (``isolation="bwrap"``), the same as root and as a normal user:
 
-* Started as root (as in CI), bubblewrap uses real namespaces (no setuid helper, no user namespace: one
-  mapped to root would still read root-only files). Inside, ``setpriv`` drops to a per-worker uid with
-  no groups, no capabilities and ``no_new_privs`` before the interpreter starts, so RLIMIT_NPROC applies
-  and root-only files stay unreadable. Started as a normal user, bubblewrap makes a user namespace
-  mapped to that user and nested user namespaces are disabled.
-* Namespaces: mount, pid, net (no interfaces but a down loopback), ipc, uts, cgroup. ``--die-with-parent``,
-  ``--new-session``, empty environment.
-* File view: only the interpreter binary, its stdlib (``site-packages`` masked by an empty tmpfs), the
-  shared libraries these load (found with ``ldd``), ``setpriv``, a minimal ``/dev`` and a small private
-  tmpfs at ``/tmp``. No ``/proc``, no shell, no project tree, no datasets, no home directories.
-* The worker's own source arrives over stdin (`BOOTSTRAP`), never as a file of the project.
+* Every sandbox (one warm zygote, `_zygote`) gets its own **user namespace** with exactly one uid mapped:
+  uid 0 inside is, outside, a uid leased for this sandbox alone when the pool runs as root
+  (`_uids.lease_uid`), or the user's own uid otherwise. The process that creates the namespace blocks
+  until the parent has written the uid/gid maps (``setgroups`` denied). As a normal user that is
+  bubblewrap itself (``--unshare-user --userns-block-fd``); as root it is `_launcher`, which creates the
+  namespace while still privileged (so root does not depend on the host allowing *unprivileged* user
+  namespaces), switches to the mapped uid and execs bubblewrap inside it. RLIMIT_NPROC is counted per
+  namespace (kernel >= 5.14), independent of what else the user runs. The zygote keeps ``CAP_SYS_ADMIN``
+  and ``CAP_SETPCAP`` *in that namespace only*: enough to give each program its own pid namespace and a
+  fresh tmpfs at ``/tmp``; each program's child drops every capability before its code is read.
+* Namespaces: user, mount, pid, net (no interfaces but a down loopback), ipc, uts, cgroup.
+  ``--die-with-parent``, ``--new-session``, an empty environment.
+* File view, all read-only: the interpreter binary, its stdlib (``site-packages`` masked by an empty
+  read-only tmpfs), the shared libraries these load (found with ``ldd``), a minimal ``/dev``; the root
+  itself is remounted read-only. Each program gets a fresh tmpfs at ``/tmp``, mounted by the zygote for it
+  and dropped unread once all its processes are gone.
+  No ``/proc``, no shell, no project tree, no datasets, no home directories.
+* The zygote's own source arrives over its control socket (`BOOTSTRAP`), never as a file of the project.
 """
 
 from __future__ import annotations
@@ -29,29 +36,24 @@ from pathlib import Path
 
 from verifiers.errors import SandboxError
 
-# The interpreter runs this with -I -S -B: read a 10-digit length, then that many bytes of worker source.
+# Run as `python -I -S -B -c BOOTSTRAP <ctl-fd>`: one SOCK_SEQPACKET message on that fd is the zygote source.
 BOOTSTRAP = (
-    "import os\n"
-    "def r(n):\n"
-    " b=b''\n"
-    " while len(b)<n:\n"
-    "  c=os.read(0,n-len(b))\n"
-    "  if not c: raise SystemExit(3)\n"
-    "  b+=c\n"
-    " return b\n"
-    "exec(compile(r(int(r(10))),'<sandbox-worker>','exec'),{'__name__':'__sandbox_worker__'})\n"
+    "import os,sys\n"
+    "fd=int(sys.argv[1])\n"
+    "exec(compile(os.read(fd,1<<20),'<sandbox-zygote>','exec'),{'__name__':'__sandbox_zygote__','CTL':fd})\n"
 )
-WORKER_SOURCE_PATH = Path(__file__).with_name("_worker.py")
-TMPFS_BYTES = 64 * 1024 * 1024
-# uids for dropped workers: a block per parent pid so two pools on one host do not share NPROC counts.
-UID_BASE = 200_000
+ZYGOTE_SOURCE_PATH = Path(__file__).with_name("_zygote.py")
+LAUNCHER_SOURCE_PATH = Path(__file__).with_name("_launcher.py")
+# Root only: empty, world-traversable mount points where `_launcher` binds what a leased uid cannot reach.
+STAGE_DIR = "/run/verifiers-sandbox-stage"
+# Capabilities the zygote keeps inside its own user namespace (see the module docstring).
+ZYGOTE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
 
 
 @functools.lru_cache(maxsize=1)
-def worker_payload() -> bytes:
-    """What the parent writes to a new worker's stdin: 10-digit length + the worker source."""
-    src = WORKER_SOURCE_PATH.read_bytes()
-    return b"%010d" % len(src) + src
+def zygote_source() -> bytes:
+    """The zygote's source, sent as the first message on its control socket."""
+    return ZYGOTE_SOURCE_PATH.read_bytes()
 
 
 @dataclass(frozen=True)
@@ -72,10 +74,7 @@ def _ldd(paths: list[str]) -> set[str]:
         raise SandboxError("`ldd` not found; it is needed to list the interpreter's shared libraries "
                            "(install libc-bin) or pass isolation='process' (unsafe)")
     out = subprocess.run([ldd, *paths], capture_output=True, text=True, check=False).stdout
-    found = set()
-    for m in re.finditer(r"(?:=>\s*)?(/\S+)\s+\(0x", out):
-        found.add(m.group(1))
-    return found
+    return {m.group(1) for m in re.finditer(r"(?:=>\s*)?(/\S+)\s+\(0x", out)}
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,8 +89,7 @@ def python_layout() -> PythonLayout:
     # Extension modules' own libraries (libssl, libffi, libz...); the GUI toolkit's X11 stack is left out.
     sos = [os.path.join(dynload, f) for f in os.listdir(dynload)
            if f.endswith(".so") and not f.startswith("_tkinter")] if os.path.isdir(dynload) else []
-    setpriv = shutil.which("setpriv")
-    libs = _ldd([exe, *sos, *([setpriv] if setpriv else [])])
+    libs = _ldd([exe, *sos])
     pairs = {(os.path.realpath(p), p) for p in libs if os.path.exists(p)}
     if not dynload.startswith(stdlib + os.sep) and os.path.isdir(dynload):
         pairs.add((dynload, dynload))
@@ -100,17 +98,17 @@ def python_layout() -> PythonLayout:
 
 @functools.lru_cache(maxsize=1)
 def bwrap_features() -> frozenset[str]:
-    """Options this bubblewrap understands (``--size`` and ``--disable-userns`` are recent)."""
+    """Options this bubblewrap understands (``--userns-block-fd`` and ``--perms`` are needed)."""
     exe = shutil.which("bwrap")
     if exe is None:
         return frozenset()
     text = subprocess.run([exe, "--help"], capture_output=True, text=True, check=False).stdout
-    return frozenset(o for o in ("--size", "--perms", "--disable-userns", "--clearenv", "--seccomp")
-                     if o in text) | {"present"}
+    return frozenset(o for o in ("--perms", "--clearenv", "--seccomp", "--userns-block-fd", "--remount-ro",
+                                 "--ro-bind-fd") if o in text) | {"present"}
 
 
 def require_bwrap() -> str:
-    """Path of ``bwrap`` (and ``setpriv`` when root), or a `SandboxError` saying how to fix it."""
+    """Path of ``bwrap`` (recent enough), or a `SandboxError` saying how to fix it."""
     exe = shutil.which("bwrap")
     if exe is None:
         raise SandboxError(
@@ -118,66 +116,128 @@ def require_bwrap() -> str:
             "(Debian/Ubuntu: `apt-get install bubblewrap`) or pass isolation='process' to run programs "
             "without isolation (UNSAFE: only for trusted code)."
         )
-    if os.geteuid() == 0 and shutil.which("setpriv") is None:
-        raise SandboxError("running as root needs `setpriv` (util-linux) to drop each worker to an "
-                           "unprivileged uid; install util-linux or run as a normal user")
+    missing = {"--userns-block-fd", "--remount-ro", "--perms", "--clearenv"} - bwrap_features()
+    if missing:
+        raise SandboxError(f"bubblewrap at {exe} is too old (no {', '.join(sorted(missing))}); "
+                           "install bubblewrap >= 0.5")
     return exe
 
 
-def worker_uid(slot: int) -> int:
-    """The unprivileged uid/gid of worker ``slot`` (distinct per worker and per parent process)."""
-    return UID_BASE + (os.getpid() % 20_000) * 100 + slot % 100
+def host_is_root() -> bool:
+    """Root of the host (euid 0 in the initial user namespace), who can map any uid for a sandbox."""
+    if os.geteuid() != 0:
+        return False
+    try:
+        with open("/proc/self/uid_map") as f:
+            return f.read().split() == ["0", "0", "4294967295"]
+    except OSError:
+        return False
 
 
-def bwrap_argv(slot: int, *, seccomp_fd: int | None = None) -> list[str]:
-    """Full command line of one sandbox worker."""
+def bind_sources() -> list[tuple[str, str]]:
+    """``(host path, sandbox path)`` of everything the sandbox shows read-only (interpreter, stdlib, libraries)."""
+    lay = python_layout()
+    return [(lay.executable, lay.executable), (lay.stdlib, lay.stdlib), *lay.libraries]
+
+
+@functools.lru_cache(maxsize=1)
+def stage_plan() -> tuple[tuple[str, str], ...]:
+    """Root only: ``(host dir or file, stage path)`` for each bind source a leased uid cannot traverse to.
+
+    The unit staged is the child of the deepest ancestor without "others may search" (``/root/.pyenv``
+    for an interpreter under ``/root``); `_launcher` binds it on an empty path under `STAGE_DIR`.
+    """
+    units: dict[str, str] = {}
+    for src, _ in bind_sources():
+        parts = Path(src).parts
+        unit = None
+        for i in range(1, len(parts) - 1):
+            d = os.path.join(*parts[: i + 1])
+            if not os.stat(d).st_mode & 0o001:
+                unit = os.path.join(d, parts[i + 1])
+        if unit is not None and unit not in units:
+            units[unit] = os.path.join(STAGE_DIR, str(len(units)))
+    if units:
+        os.makedirs(STAGE_DIR, mode=0o755, exist_ok=True)
+        os.chmod(STAGE_DIR, 0o755)
+        for unit, stage in units.items():
+            if os.path.isdir(unit):
+                os.makedirs(stage, mode=0o755, exist_ok=True)
+            elif not os.path.exists(stage):
+                with open(stage, "w"):
+                    pass
+            os.chmod(stage, 0o755)
+    return tuple(units.items())
+
+
+def _staged(src: str, stages: tuple[tuple[str, str], ...]) -> str:
+    for unit, stage in stages:
+        if src == unit or src.startswith(unit + "/"):
+            return stage + src[len(unit):]
+    return src
+
+
+def bwrap_argv(ctl_fd: int, seccomp_fd: int | None, *, userns_fds: tuple[int, int] | None,
+               stages: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """Full command line of one sandbox (bubblewrap running the zygote).
+
+    Args:
+        ctl_fd: the zygote's end of its control socket.
+        seccomp_fd: the sandbox filter for ``--seccomp``, or None.
+        userns_fds: ``(info_fd, block_fd)``: bubblewrap makes the user namespace and waits (normal user);
+            None: it runs inside one `_launcher` made (root).
+        stages: `stage_plan` (root): bind sources are read from their stage paths.
+    """
     exe = require_bwrap()
     lay = python_layout()
-    feats = bwrap_features()
-    root = os.geteuid() == 0
-    argv = [exe, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-            "--die-with-parent", "--new-session"]
-    if "--clearenv" in feats:
-        argv.append("--clearenv")
-    if not root:
-        argv += ["--unshare-user", "--cap-drop", "ALL"]
-        if "--disable-userns" in feats:
-            argv.append("--disable-userns")
+    argv = [exe]
+    if userns_fds is not None:
+        argv += ["--unshare-user", "--info-fd", str(userns_fds[0]), "--userns-block-fd", str(userns_fds[1]),
+                 "--uid", "0", "--gid", "0"]
+    argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+             "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL"]
+    for cap in ZYGOTE_CAPS:
+        argv += ["--cap-add", cap]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
-    binds = [(lay.executable, lay.executable), (lay.stdlib, lay.stdlib), *lay.libraries]
-    if root:
-        setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
-        binds.append((setpriv, setpriv))
-    argv += _parent_dirs([d for _, d in binds], [d for s, d in binds if os.path.isdir(s)],
-                         "--perms" in feats)
+    binds = bind_sources()
+    argv += _parent_dirs([d for _, d in binds], [d for s, d in binds if os.path.isdir(s)])
     for src, dest in binds:
-        argv += ["--ro-bind", src, dest]
+        argv += ["--ro-bind", _staged(src, stages), dest]
     for m in lay.masked:
-        argv += ["--tmpfs", m]
-    argv += ["--dev", "/dev"]
-    if "--size" in feats:
-        argv += ["--size", str(TMPFS_BYTES)]
-    if "--perms" in feats:
-        argv += ["--perms", "1777"]
-    argv += ["--tmpfs", "/tmp"]
-    if root:
-        uid = worker_uid(slot)
-        argv += ["--", setpriv, f"--reuid={uid}", f"--regid={uid}",
-                 "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-    else:
-        argv.append("--")
-    argv += [lay.executable, "-I", "-S", "-B", "-c", BOOTSTRAP]
-    return _with_pdeathsig(argv)
+        argv += ["--tmpfs", m, "--remount-ro", m]
+    argv += ["--dev", "/dev", "--remount-ro", "/dev", "--perms", "0755", "--dir", "/tmp", "--remount-ro", "/"]
+    argv += ["--", lay.executable, "-I", "-S", "-B", "-c", BOOTSTRAP, str(ctl_fd)]
+    return argv
+
+
+def launcher_argv(report_fd: int, release_fd: int, stages: tuple[tuple[str, str], ...], bwrap: list[str]) -> list[str]:
+    """Root's command line: `_launcher` (talking over the two fds), which then execs ``bwrap``."""
+    exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    flat = [x for pair in stages for x in pair]
+    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", launcher_source(), str(report_fd), str(release_fd),
+                            str(len(stages)), *flat, "--", *bwrap])
+
+
+@functools.lru_cache(maxsize=1)
+def launcher_source() -> str:
+    """The text of `_launcher`, run with ``-c`` (root, outside the sandbox)."""
+    return LAUNCHER_SOURCE_PATH.read_text()
+
+
+def process_argv(ctl_fd: int) -> list[str]:
+    """Command line of an unisolated zygote (``isolation="process"``)."""
+    exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", BOOTSTRAP, str(ctl_fd)])
 
 
 def _with_pdeathsig(argv: list[str]) -> list[str]:
-    """Prefix ``setpriv --pdeathsig SIGKILL``: the worker dies with the thread that spawned it."""
+    """Prefix ``setpriv --pdeathsig SIGKILL``: the sandbox dies with the thread that spawned it."""
     setpriv = shutil.which("setpriv")
     return [setpriv, "--pdeathsig", "SIGKILL", "--", *argv] if setpriv else argv
 
 
-def _parent_dirs(dests: list[str], bound_dirs: list[str], perms: bool) -> list[str]:
+def _parent_dirs(dests: list[str], bound_dirs: list[str]) -> list[str]:
     """``--dir`` options creating every ancestor of ``dests`` world-traversable (bwrap's default is 0700)."""
     dirs: set[str] = set()
     for d in dests:
@@ -187,26 +247,42 @@ def _parent_dirs(dests: list[str], bound_dirs: list[str], perms: bool) -> list[s
             p = os.path.dirname(p)
     out: list[str] = []
     for d in sorted(dirs, key=lambda x: (x.count("/"), x)):
-        if any(d == b or d.startswith(b + "/") for b in bound_dirs):
-            continue
-        out += (["--perms", "0755", "--dir", d] if perms else ["--dir", d])
+        if not any(d == b or d.startswith(b + "/") for b in bound_dirs):
+            out += ["--perms", "0755", "--dir", d]
     return out
 
 
-def process_argv() -> list[str]:
-    """Command line of an unisolated worker (``isolation="process"``)."""
-    exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
-    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", BOOTSTRAP])
+def write_id_maps(pid: int, outer_uid: int, outer_gid: int) -> None:
+    """Map uid/gid 0 of ``pid``'s new user namespace to ``outer_uid``/``outer_gid`` (and deny setgroups)."""
+    base = f"/proc/{pid}"
+    with open(f"{base}/setgroups", "w") as f:
+        f.write("deny")
+    with open(f"{base}/uid_map", "w") as f:
+        f.write(f"0 {outer_uid} 1\n")
+    with open(f"{base}/gid_map", "w") as f:
+        f.write(f"0 {outer_gid} 1\n")
 
 
-def count_processes(uid: int) -> int:
-    """Processes (threads included) the kernel counts against ``uid``'s RLIMIT_NPROC."""
-    n = 0
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                if os.stat(f"/proc/{d}").st_uid == uid:
-                    n += len(os.listdir(f"/proc/{d}/task"))
-            except OSError:
-                pass
-    return n
+def _read(path: str) -> str | None:
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def userns_diagnosis(root: bool, proc_sys: str = "/proc/sys") -> str | None:
+    """One line naming the host setting that forbids the sandbox's user namespaces, with its fix; or None."""
+    if _read(f"{proc_sys}/user/max_user_namespaces") == "0":
+        return ("user namespaces are disabled on this host (user.max_user_namespaces=0); enable them: "
+                "`sysctl -w user.max_user_namespaces=15000`")
+    if root:
+        return None
+    if _read(f"{proc_sys}/kernel/unprivileged_userns_clone") == "0":
+        return ("unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone=0); enable them "
+                "(`sysctl -w kernel.unprivileged_userns_clone=1`) or run the pool as root")
+    if _read(f"{proc_sys}/kernel/apparmor_restrict_unprivileged_userns") == "1":
+        return ("AppArmor forbids unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1, "
+                "Ubuntu >= 23.10): add a profile for bwrap that allows `userns` (e.g. /etc/apparmor.d/bwrap "
+                "with `profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }`), or run the pool as root")
+    return None

@@ -1,10 +1,13 @@
-"""`CodePool`: warm sandbox workers, pipelined requests, judging in the parent.
+"""`CodePool`: warm sandboxes, pipelined programs, judging in the parent.
 
-One dispatcher thread owns every worker pipe (a `selectors` loop); callers submit jobs from any thread
-and wait on futures. Each worker gets up to ``pipeline`` requests at once so it never idles waiting for
-the parent. The parent enforces a wall-clock deadline on the program at the head of each worker's queue
-and kills the whole sandbox if the worker does not answer in time; workers are recycled after
-``recycle_after`` programs or any anomaly, and their queued jobs move to other workers.
+One dispatcher thread owns every sandbox (a `selectors` loop); callers submit jobs from any thread and
+wait on futures. Each sandbox (`_sandbox.Sandbox`: bubblewrap + a pristine zygote) gets up to ``pipeline``
+programs at once, each with its own channel, so it never idles waiting for the parent. The zygote runs
+them one at a time, each in a fresh child with its own pid namespace and a fresh ``/tmp``, and kills a
+child at its deadline; the parent also checks the deadline on its own wall clock and kills the whole sandbox if the
+zygote does not report in time. Any anomaly (a child that failed before its program ran, a protocol
+violation, a zygote that misbehaves or dies) recycles the sandbox. Only the program that was running
+when a sandbox died is charged for it; programs queued behind it go to another sandbox free.
 """
 
 from __future__ import annotations
@@ -13,42 +16,53 @@ import collections
 import itertools
 import os
 import selectors
-import subprocess
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from verifiers.errors import ConfigError, SandboxError
-from verifiers.sandbox import _isolation, _seccomp
-from verifiers.sandbox._judge import TestPlan, defined_names, plan_test
-from verifiers.sandbox._protocol import (
-    FrameReader,
-    ProtocolError,
-    encode_json_frame,
-    loads_untrusted,
+from verifiers.sandbox import _cgroups, _isolation, _seccomp
+from verifiers.sandbox._judge import TestPlan, plan_tests
+from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_request
+from verifiers.sandbox._result import (
+    MAX_CHILD_FRAME_BYTES,
+    ChildReport,
+    ExecutionResult,
+    build_result,
+    failed_result,
+    no_tests_result,
 )
-from verifiers.sandbox._result import ExecutionResult, build_result, failed_result, no_tests_result
+from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error
 
 Isolation = Literal["bwrap", "process"]
 # Budgets and timings (seconds / bytes).
 STARTUP_TIMEOUT_S = 30.0
-KILL_GRACE_S = 2.0
+KILL_GRACE_S = 2.0  # the parent's own kill, after the zygote's deadline should have fired
 MAX_CODE_CHARS = 1_000_000
-MAX_RESULT_BYTES = 4 * 1024 * 1024
-MAX_CHILD_FRAME_BYTES = 1024 * 1024
 MAX_START_FAILURES = 3
-# While every worker has at least COALESCE_DEPTH programs queued, the dispatcher naps COALESCE_S after
+MAX_ATTEMPTS = 3  # a program whose child keeps failing before it runs is reported `crashed`
+TMPFS_BYTES = 64 * 1024 * 1024
+TMPFS_INODES = 4096
+SANDBOX_OVERHEAD_BYTES = 96 * 1024 * 1024  # the zygote, bubblewrap's init, page tables (cgroup limit)
+# Processes of the sandbox's user namespace besides the program's: bubblewrap's init and the zygote, and
+# as root bubblewrap's monitor too (the launcher that made the namespace becomes it). RLIMIT_NPROC counts
+# them with the program's processes and threads.
+TRUSTED_PROCS = {True: 3, False: 2}
+# While every sandbox has at least COALESCE_DEPTH programs queued, the dispatcher naps COALESCE_S after
 # taking answers, so it wakes once per few programs instead of once per program (2 cores: each wake-up
 # preempts a sandbox).
 COALESCE_S = 0.002
 COALESCE_DEPTH = 3
 MAP_CHUNK = 16  # `map` hands jobs to the dispatcher this many at a time (one wake-up each)
-READ_BYTES = 1 << 16  # per pipe read: a 1 MiB buffer is mmap-ed and unmapped on every read
-# Imported once per worker (shared copy-on-write by every child) and restored before tests run.
+# A running program's frames are read when the zygote reports it reaped (one wake-up); one that runs longer
+# than this has its channel watched too, so results larger than the socket buffer keep flowing.
+DRAIN_AFTER_S = 0.005
+# Imported once per zygote (shared copy-on-write by every child).
 WARM_MODULES = ("math", "re", "collections", "heapq", "itertools", "functools", "operator", "bisect", "sys")
 
 
@@ -62,46 +76,34 @@ class _Job:
     id: int = 0
     frame: bytes = b""
     attempts: int = 0
+    io: JobIO | None = field(default=None, repr=False)
+    reading: bool = False  # its channel is watched for frames (it ran longer than DRAIN_AFTER_S)
 
-
-@dataclass
-class _Worker:
-    slot: int
-    proc: subprocess.Popen[bytes]
-    stderr_path: str
-    started: float
-    reader: FrameReader = field(default_factory=lambda: FrameReader(MAX_RESULT_BYTES + 65536))
-    out: bytearray = field(default_factory=bytearray)
-    inflight: collections.deque[_Job] = field(default_factory=collections.deque)
-    ready: bool = False
-    head_since: float = 0.0
-    header: dict[str, Any] | None = None
-    done: int = 0
-    draining: bool = False
-
-    def deadline(self) -> float:
-        if not self.ready:
-            return self.started + STARTUP_TIMEOUT_S
-        if self.inflight:
-            return self.head_since + self.inflight[0].timeout + KILL_GRACE_S
-        return float("inf")
+    def close_io(self) -> None:
+        self.reading = False
+        if self.io is not None:
+            self.io.close()
+            self.io = None
 
 
 class CodePool:
-    """A pool of sandboxed Python workers that run programs against assert tests.
+    """A pool of sandboxes that run Python programs against assert tests, judged in this process.
 
     Args:
-        workers: number of sandbox workers (default: CPU count).
-        memory_mb: address-space limit of each program.
+        workers: number of sandboxes, i.e. programs running at once (default: CPU count).
+        memory_mb: address-space limit of each program process; with cgroups also the sandbox's total.
         timeout_s: default wall-clock limit per program (all its tests together).
-        isolation: ``"bwrap"`` (default; refuses to start without bubblewrap) or ``"process"`` (UNSAFE:
-            programs run as plain child processes of this user, for trusted code only).
-        backend: ``"local"`` or ``"ray"`` (workers as Ray actors; see `verifiers.sandbox._ray`).
-        max_procs: RLIMIT_NPROC of a program (processes and threads).
+        isolation: ``"bwrap"`` (default; refuses to start without bubblewrap and user namespaces) or
+            ``"process"`` (UNSAFE: programs run as plain child processes of this user, trusted code only).
+        backend: ``"local"`` or ``"ray"`` (sandboxes hosted by Ray actors; see `verifiers.sandbox._ray`).
+        max_procs: processes and threads a program may have, itself included (RLIMIT_NPROC).
         max_output_bytes: stdout/stderr kept per program.
-        recycle_after: programs per worker before it is replaced.
-        pipeline: requests queued on a worker at once.
-        seccomp: load the syscall deny list of `verifiers.sandbox._seccomp` (default: on where supported).
+        recycle_after: programs per sandbox before it is replaced.
+        pipeline: programs queued on a sandbox at once.
+        seccomp: load the syscall filters of `verifiers.sandbox._seccomp` (libseccomp). ``False`` runs
+            programs without them, with a warning; there is no silent fallback.
+        cgroup: ``"auto"`` (a per-sandbox cgroup where the host allows, see `verifiers.sandbox._cgroups`),
+            ``"off"``, or the path of a delegated cgroup v2 directory.
 
     Example:
         >>> with CodePool(workers=2) as pool:                      # doctest: +SKIP
@@ -112,7 +114,7 @@ class CodePool:
     def __init__(self, workers: int | None = None, memory_mb: int = 512, timeout_s: float = 5.0, *,
                  isolation: Isolation = "bwrap", backend: Literal["local", "ray"] = "local", max_procs: int = 32,
                  max_output_bytes: int = 8192, recycle_after: int = 2000, pipeline: int = 8,
-                 seccomp: bool | None = None, ray_address: str | None = None) -> None:
+                 seccomp: bool = True, cgroup: str | None = "auto", ray_address: str | None = None) -> None:
         if isolation not in ("bwrap", "process"):
             raise ConfigError(f"isolation must be 'bwrap' or 'process', got {isolation!r}")
         if backend not in ("local", "ray"):
@@ -123,6 +125,8 @@ class CodePool:
             raise ConfigError("timeout_s must be > 0, memory_mb >= 32, max_procs >= 2, pipeline >= 1, "
                               f"recycle_after >= 1 (got {timeout_s}, {memory_mb}, {max_procs}, {pipeline}, "
                               f"{recycle_after})")
+        if seccomp not in (True, False):
+            raise ConfigError(f"seccomp must be True or False, got {seccomp!r}")
         self.workers = workers or os.cpu_count() or 1
         self.memory_mb = memory_mb
         self.timeout_s = float(timeout_s)
@@ -132,28 +136,27 @@ class CodePool:
         self.max_output_bytes = max_output_bytes
         self.recycle_after = recycle_after
         self.pipeline = pipeline
+        self.seccomp = seccomp
+        self.cgroup = cgroup
         self.ray_address = ray_address
-        if seccomp and not _seccomp.supported():
-            raise ConfigError("seccomp=True needs x86-64; pass seccomp=None (auto) or False on this machine")
-        self.seccomp = _seccomp.supported() if seccomp is None else bool(seccomp)
         self._ray: Any = None
         self._lock = threading.Lock()
         self._submitted: collections.deque[_Job] = collections.deque()
         self._queue: collections.deque[_Job] = collections.deque()
-        self._workers: list[_Worker] = []
+        self._sandboxes: list[Sandbox] = []
         self._ids = itertools.count(1)
         self._thread: threading.Thread | None = None
         self._closing = False
         self._broken: str | None = None
         self._start_failures = 0
-        self._nproc: int | None = None
         self._wake_r, self._wake_w = -1, -1
-        self._tmpdirs: list[tempfile.TemporaryDirectory[str]] = []
+        self._spec: SandboxSpec | None = None
+        self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
         self.stats = collections.Counter[str]()
 
     # ------------------------------------------------------------------------------------------ public
     def start(self) -> CodePool:
-        """Start the workers and wait until every one is ready; `SandboxError` if isolation is unavailable."""
+        """Start the sandboxes and wait until every one is ready; `SandboxError` if isolation is unavailable."""
         if self._thread is not None or self._ray is not None:
             return self
         if self.backend == "ray":
@@ -161,16 +164,14 @@ class CodePool:
 
             self._ray = RayBackend(self)
             return self
-        if self.isolation == "bwrap":
-            _isolation.require_bwrap()
-            _isolation.python_layout()
+        self._spec = self._make_spec()
         self._closing = False
         self._broken = None
         self._start_failures = 0
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
-        # The dispatcher thread spawns every worker: each bwrap gets PDEATHSIG tied to that thread, so
-        # sandboxes die with the pool even if this process is killed.
+        # The dispatcher thread spawns every sandbox: each gets PDEATHSIG tied to that thread, so sandboxes
+        # die with the pool even if this process is killed.
         ready = threading.Event()
         self._start_exc: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(ready,), name="codepool-dispatch", daemon=True)
@@ -181,18 +182,74 @@ class CodePool:
             self._thread = None
             for fd in (self._wake_r, self._wake_w):
                 os.close(fd)
+            self._release_spec()
             raise self._start_exc
         return self
 
+    def _make_spec(self) -> SandboxSpec:
+        """Check the host (bubblewrap, libseccomp, cgroups) and fix what every sandbox of this pool gets."""
+        root = _isolation.host_is_root()
+        if self.isolation == "bwrap":
+            _isolation.require_bwrap()
+            _isolation.python_layout()
+            if self.seccomp:
+                _seccomp.check_available()
+            else:
+                warnings.warn("CodePool(seccomp=False): sandboxed programs run WITHOUT a syscall filter",
+                              RuntimeWarning, stacklevel=3)
+        mem = self.memory_mb * 1024 * 1024
+        config: dict[str, Any] = {
+            "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
+            "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
+            "as_bytes": mem,
+            "limits": [["RLIMIT_FSIZE", 16 * 1024 * 1024], ["RLIMIT_NOFILE", 64], ["RLIMIT_CORE", 0]] + (
+                [["RLIMIT_NPROC", self.max_procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
+        }
+        tmp = None
+        if self.isolation == "process":
+            self._tmpdir = tempfile.TemporaryDirectory(prefix="codepool-")
+            tmp = config["tmp"] = self._tmpdir.name
+        cgroups = _cgroups.detect(self.cgroup, root) if self.isolation == "bwrap" else None
+        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
+        return SandboxSpec(self.isolation, config, self.seccomp, cgroups, limits, root, tmp)
+
+    def _release_spec(self) -> None:
+        if self._spec is not None and self._spec.cgroups is not None:
+            self._spec.cgroups.close()
+        self._spec = None
+        if self._tmpdir is not None:
+            self._tmpdir.cleanup()
+            self._tmpdir = None
+
+    @property
+    def cgroup_in_force(self) -> bool:
+        """Whether each sandbox runs in its own cgroup (memory and tasks bounded for the sandbox as a whole)."""
+        return self._spec is not None and self._spec.cgroups is not None
+
+    @property
+    def limits_in_force(self) -> str:
+        """What bounds a program's memory here: the sandbox cgroup, or per-process RLIMIT_AS only."""
+        spec = self._spec
+        if spec is None or spec.cgroups is None:
+            return (f"RLIMIT_AS {self.memory_mb} MB per process, up to max_procs processes, plus a "
+                    f"{TMPFS_BYTES >> 20} MB tmpfs (no per-sandbox memory limit on this host)")
+        return f"{spec.cgroups.describe()}: {spec.limits.memory_bytes >> 20} MB and {spec.limits.pids} tasks per sandbox"
+
     def _run(self, ready: threading.Event) -> None:
         try:
+            assert self._spec is not None
             for slot in range(self.workers):
-                self._workers.append(self._spawn(slot))
+                self._sandboxes.append(Sandbox.spawn(slot, self._spec))
+                self.stats["workers_started"] += 1
             self._wait_ready()
         except SandboxError as exc:
             self._start_exc = exc
         except Exception as exc:  # noqa: BLE001  (start() must never wait forever)
-            self._start_exc = SandboxError(f"could not start sandbox workers: {exc!r}")
+            self._start_exc = SandboxError(f"could not start sandboxes: {exc!r}")
+        if self._start_exc is not None:
+            for sb in self._sandboxes:
+                sb.kill()
+            self._sandboxes.clear()
         ready.set()
         if self._start_exc is None:
             self._loop()
@@ -217,17 +274,19 @@ class CodePool:
         if not tests:
             fut.set_result(no_tests_result(tests))
             return fut, None
-        plans, first = [], 0
-        shadowed = defined_names(code)
-        for t in tests:
-            p = plan_test(t, first, shadowed)
-            plans.append(p)
-            first += len(p.leaves)
+        plans = plan_tests(code if len(code) <= MAX_CODE_CHARS else "", tests, setup_code)
         if len(code) > MAX_CODE_CHARS:
             fut.set_result(failed_result(plans, "runtime_error", f"program longer than {MAX_CODE_CHARS} characters"))
             return fut, None
         timeout = float(timeout_s) if timeout_s is not None else self.timeout_s
-        return fut, _Job(code, setup_code, plans, timeout, fut)
+        job = _Job(code, setup_code, plans, timeout, fut)
+        try:
+            job.frame = encode_request(code, setup_code, [leaf.wire() for p in plans for leaf in p.leaves])
+        except ProtocolError:
+            fut.set_result(failed_result(plans, "runtime_error",
+                                         f"program and test inputs exceed {MAX_FRAME_BYTES} bytes"))
+            return fut, None
+        return fut, job
 
     def _enqueue(self, jobs: list[_Job]) -> None:
         """Hand jobs to the backend, waking the dispatcher once for all of them."""
@@ -266,7 +325,7 @@ class CodePool:
             futs.append(fut)
             if job is not None:
                 jobs.append(job)
-            if len(jobs) >= MAP_CHUNK:  # workers start while the rest is still being planned
+            if len(jobs) >= MAP_CHUNK:  # sandboxes start while the rest is still being planned
                 self._enqueue(jobs)
                 jobs = []
         self._enqueue(jobs)
@@ -281,15 +340,12 @@ class CodePool:
         return padded[0], padded[1], padded[2], padded[3]
 
     def close(self) -> None:
-        """Stop every worker (pending jobs still finish first)."""
+        """Stop every sandbox (pending jobs still finish first)."""
         if self._ray is not None:
             self._ray.close()
             self._ray = None
             return
         if self._thread is None:
-            for w in self._workers:
-                self._kill(w)
-            self._workers.clear()
             return
         self._closing = True
         os.write(self._wake_w, b"x")
@@ -297,8 +353,7 @@ class CodePool:
         self._thread = None
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
-        for d in self._tmpdirs:
-            d.cleanup()
+        self._release_spec()
 
     def __enter__(self) -> CodePool:  # noqa: PYI034
         return self.start()
@@ -306,320 +361,330 @@ class CodePool:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # ------------------------------------------------------------------------------------------ workers
-    def _spawn(self, slot: int) -> _Worker:
-        fd, err_path = tempfile.mkstemp(prefix="codepool-worker-", suffix=".stderr")
-        cfg: dict[str, Any] = {"sandboxed": self.isolation == "bwrap", "max_child_frame": MAX_CHILD_FRAME_BYTES,
-                               "modules": list(WARM_MODULES)}
-        pass_fds: tuple[int, ...] = ()
-        if self.isolation == "bwrap":
-            if self.seccomp:
-                pass_fds = (_seccomp.filter_fd(),)
-            argv = _isolation.bwrap_argv(slot, seccomp_fd=pass_fds[0] if pass_fds else None)
-            cfg["tmp"] = "/tmp"
-            if os.geteuid() == 0:
-                cfg["nproc"] = self.max_procs
-            else:  # the user's own uid: leave room for what already runs
-                cfg["nproc"] = _isolation.count_processes(os.getuid()) + self.max_procs
-            cwd = "/"
-        else:
-            argv = _isolation.process_argv()
-            d = tempfile.TemporaryDirectory(prefix="codepool-")
-            self._tmpdirs.append(d)
-            cfg["tmp"] = cwd = d.name
-        self._nproc = cfg.get("nproc")
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd, env={},
-                                cwd=cwd, close_fds=True, start_new_session=True, pass_fds=pass_fds)
-        os.close(fd)
-        for f in pass_fds:
-            os.close(f)
-        assert proc.stdin is not None and proc.stdout is not None
-        os.set_blocking(proc.stdin.fileno(), False)
-        os.set_blocking(proc.stdout.fileno(), False)
-        w = _Worker(slot, proc, err_path, time.monotonic())
-        w.out += _isolation.worker_payload() + encode_json_frame(cfg)
-        self.stats["workers_started"] += 1
-        return w
-
-    def _kill(self, w: _Worker, graceful: bool = False) -> None:
-        if graceful and w.ready and not w.inflight:
-            # EOF on stdin ends the worker; bwrap then exits on its own (and its CPU time gets accounted).
-            try:
-                assert w.proc.stdin is not None
-                w.proc.stdin.close()
-                w.proc.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        try:
-            w.proc.kill()
-        except OSError:
-            pass
-        for f in (w.proc.stdin, w.proc.stdout):
-            try:
-                if f is not None:
-                    f.close()
-            except OSError:
-                pass
-        try:
-            w.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.unlink(w.stderr_path)
-        except OSError:
-            pass
-
-    def _stderr_of(self, w: _Worker) -> str:
-        try:
-            with open(w.stderr_path, "rb") as f:
-                return f.read(4000).decode("utf-8", "replace").strip()
-        except OSError:
-            return ""
-
+    # ---------------------------------------------------------------------------------------- sandboxes
     def _wait_ready(self) -> None:
-        """Drive the startup handshake synchronously so a broken sandbox fails `start()` loudly."""
-        sel = selectors.DefaultSelector()
+        """Drive the start-up handshake synchronously so a broken sandbox fails `start()` loudly."""
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        try:
-            while not all(w.ready for w in self._workers) or self._broken:
-                if self._broken:
-                    raise SandboxError(self._broken)
-                for w in self._workers:
-                    self._flush(w)
-                    if w.proc.poll() is not None and not w.ready:
-                        raise SandboxError(self._start_error(w))
-                sel = selectors.DefaultSelector()
-                for w in self._workers:
-                    if not w.ready:
-                        assert w.proc.stdout is not None
-                        sel.register(w.proc.stdout.fileno(), selectors.EVENT_READ, w)
+        while True:
+            if self._broken:
+                raise SandboxError(self._broken)
+            if len(self._sandboxes) == self.workers and all(sb.ready for sb in self._sandboxes):
+                return
+            pending = [sb for sb in self._sandboxes if not sb.ready]
+            for sb in pending:
+                if sb.proc.poll() is not None and not sb.ready:
+                    raise SandboxError(start_error(sb.stderr_path, self.isolation))
+            if not pending:  # a sandbox was lost and could not be replaced
+                raise SandboxError("could not start every sandbox")
+            sel = selectors.DefaultSelector()
+            try:
+                for sb in pending:
+                    sel.register(sb.ctl, selectors.EVENT_READ, sb)
                 for key, _ in sel.select(timeout=0.05):
-                    self._on_readable(key.data)
-                if time.monotonic() > deadline:
-                    raise SandboxError(f"sandbox workers did not start within {STARTUP_TIMEOUT_S}s: "
-                                       f"{self._stderr_of(self._workers[0])}")
-        except SandboxError:
-            for w in self._workers:
-                self._kill(w)
-            self._workers.clear()
-            raise
-        finally:
-            sel.close()
+                    self._on_ctl(key.data)
+            finally:
+                sel.close()
+            if time.monotonic() > deadline:
+                raise SandboxError(f"sandboxes did not start within {STARTUP_TIMEOUT_S}s: "
+                                   f"{self._sandboxes[0].stderr_text() if self._sandboxes else ''}")
 
-    def _start_error(self, w: _Worker) -> str:
-        err = self._stderr_of(w) or f"worker exited with code {w.proc.returncode}"
-        if self.isolation == "bwrap":
-            return (f"the bubblewrap sandbox failed to start: {err}. Check that bwrap can create namespaces "
-                    "here (as root: mount/pid/net namespaces; as a user: unprivileged user namespaces, "
-                    "e.g. sysctl kernel.unprivileged_userns_clone=1), or pass isolation='process' "
-                    "(UNSAFE: no isolation, trusted code only).")
-        return f"the process worker failed to start: {err}"
+    def _replace(self, sb: Sandbox) -> None:
+        """Start a sandbox in ``sb``'s slot (counting failures: three in a row break the pool)."""
+        if self._closing or self._broken:
+            return
+        assert self._spec is not None
+        try:
+            new = Sandbox.spawn(sb.slot, self._spec)
+            self._sandboxes.append(new)
+            self.stats["workers_started"] += 1
+            if hasattr(self, "_sel"):
+                self._watch(new.ctl.fileno(), selectors.EVENT_READ, new)
+        except SandboxError as exc:
+            self._start_failures += 1
+            if self._start_failures >= MAX_START_FAILURES:
+                self._broken = str(exc)
 
     # --------------------------------------------------------------------------------------- dispatcher
+    def _watch(self, fd: int, events: int, obj: Any) -> None:
+        """Register or change ``fd`` in the dispatcher's selector (0 events: unregister)."""
+        old = self._watched.get(fd)
+        if old == (events, obj):
+            return
+        if old is not None:
+            if events:
+                self._sel.modify(fd, events, obj)
+            else:
+                self._sel.unregister(fd)
+        elif events:
+            self._sel.register(fd, events, obj)
+        if events:
+            self._watched[fd] = (events, obj)
+        else:
+            self._watched.pop(fd, None)
+
     def _loop(self) -> None:
-        sel = selectors.DefaultSelector()
-        sel.register(self._wake_r, selectors.EVENT_READ, None)
-        registered: dict[int, tuple[_Worker, int]] = {}
+        self._sel = selectors.DefaultSelector()
+        self._watched: dict[int, tuple[int, Any]] = {}
+        self._sel.register(self._wake_r, selectors.EVENT_READ, None)
+        for sb in self._sandboxes:
+            self._watch(sb.ctl.fileno(), selectors.EVENT_READ, sb)
         answered = False
         while True:
-            with self._lock:
-                while self._submitted:
-                    job = self._submitted.popleft()
-                    job.id = next(self._ids)
-                    self._queue.append(job)
-            if self._closing and not self._queue and not any(w.inflight for w in self._workers):
+            if self._submitted:
+                with self._lock:
+                    while self._submitted:
+                        job = self._submitted.popleft()
+                        job.id = next(self._ids)
+                        self._queue.append(job)
+            if self._closing and not self._queue and not any(sb.inflight for sb in self._sandboxes):
                 break
-            self._assign()
+            if self._queue:
+                self._assign()
             now = time.monotonic()
-            for w in list(self._workers):
-                if now >= w.deadline():
-                    self._on_deadline(w)
+            wake = now + 1.0
+            for sb in list(self._sandboxes):
+                due = self._deadline(sb)
+                if now >= due:
+                    self._on_deadline(sb)
+                    continue
+                wake = min(wake, due)
+                if sb.inflight:  # a program still running after DRAIN_AFTER_S: read its frames as they come
+                    head = sb.inflight[0]
+                    if head.io is not None and not head.io.done and not head.reading:
+                        if now - sb.head_since >= DRAIN_AFTER_S:
+                            head.reading = True
+                            self._watch(head.io.chan, selectors.EVENT_READ, head)
+                        else:
+                            wake = min(wake, sb.head_since + DRAIN_AFTER_S)
             self._maintain()
-            wanted: dict[int, tuple[_Worker, int]] = {}
-            for w in self._workers:
-                assert w.proc.stdout is not None and w.proc.stdin is not None
-                wanted[w.proc.stdout.fileno()] = (w, selectors.EVENT_READ)
-                if w.out and not w.proc.stdin.closed:
-                    wanted[w.proc.stdin.fileno()] = (w, selectors.EVENT_WRITE)
-            for fd in list(registered):
-                if fd not in wanted or wanted[fd] != registered[fd]:
-                    sel.unregister(fd)
-                    del registered[fd]
-            for fd, (w, ev) in wanted.items():
-                if fd not in registered:
-                    sel.register(fd, ev, w)
-                    registered[fd] = (w, ev)
-            timeout = min((w.deadline() for w in self._workers), default=now + 1.0) - time.monotonic()
-            if answered and all(len(w.inflight) >= COALESCE_DEPTH for w in self._workers):
-                time.sleep(COALESCE_S)  # every worker has work queued: let answers pile up, wake less often
+            if not self._sandboxes and self._queue and not self._broken:
+                self._broken = "every sandbox failed to start"
+            self._fail_queue_if_broken()
+            if answered and all(len(sb.inflight) >= COALESCE_DEPTH for sb in self._sandboxes):
+                time.sleep(COALESCE_S)  # every sandbox has work queued: let answers pile up, wake less often
             answered = False
-            for key, ev in sel.select(timeout=max(0.0, min(timeout, 1.0))):
-                if key.data is None:
+            for key, ev in self._sel.select(timeout=max(0.0, min(wake - time.monotonic(), 1.0))):
+                obj = key.data
+                if obj is None:
                     try:
                         os.read(self._wake_r, 4096)
                     except BlockingIOError:
                         pass
-                    continue
-                w = key.data
-                if w not in self._workers:
-                    continue
-                if ev & selectors.EVENT_WRITE:
-                    self._flush(w)
-                if ev & selectors.EVENT_READ:
-                    self._on_readable(w)
-                    answered = True
-        sel.close()
-        for w in self._workers:
-            self._kill(w, graceful=True)
-        self._workers.clear()
+                elif isinstance(obj, Sandbox):
+                    if obj not in self._sandboxes:
+                        continue
+                    if ev & selectors.EVENT_WRITE:
+                        self._flush(obj)
+                    if ev & selectors.EVENT_READ:
+                        self._on_ctl(obj)
+                        answered = True
+                elif obj.io is not None:
+                    if ev & selectors.EVENT_WRITE:
+                        obj.io.write_request()
+                    if ev & selectors.EVENT_READ and obj.io.read_frames():
+                        obj.reading = False  # EOF or over budget: stop waking on it
+                    want = (selectors.EVENT_WRITE if obj.io.pending else 0) | (
+                        selectors.EVENT_READ if obj.reading else 0)
+                    self._watch(obj.io.chan, want, obj)
+        for sb in self._sandboxes:
+            self._unwatch(sb)
+            sb.close()
+        self._sandboxes.clear()
+        self._sel.close()
+
+    def _unwatch(self, sb: Sandbox) -> None:
+        """Stop watching ``sb``'s fds and its jobs' channels (before any of them is closed)."""
+        if not hasattr(self, "_sel"):
+            return
+        self._watch(sb.ctl.fileno(), 0, sb)
+        for job in sb.inflight:
+            if job.io is not None and job.io.chan_open:
+                self._watch(job.io.chan, 0, job)
+
+    def _deadline(self, sb: Sandbox) -> float:
+        if not sb.ready:
+            return sb.started + STARTUP_TIMEOUT_S
+        if sb.inflight:
+            return sb.head_since + sb.inflight[0].timeout + KILL_GRACE_S
+        return float("inf")
+
+    def _fail_queue_if_broken(self) -> None:
+        if self._broken:
+            while self._queue:
+                self._queue.popleft().future.set_exception(SandboxError(self._broken))
 
     def _assign(self) -> None:
-        """Deal queued jobs one at a time to the least-loaded worker, then write each worker's share at once.
+        """Deal queued jobs one at a time to the least-loaded sandbox.
 
-        A worker takes jobs while it has fewer than ``pipeline``, but only starts a top-up when at most half
-        full (fewer, larger pipe writes); dealing one job at a time spreads a small batch over all workers.
+        A sandbox takes jobs while it has fewer than ``pipeline``, but only starts a top-up when at most half
+        full (fewer wake-ups); dealing one job at a time spreads a small batch over all sandboxes.
         """
         refill_at = self.pipeline // 2
-        touched: list[_Worker] = []
-        while self._queue:
-            if self._broken:
-                job = self._queue.popleft()
-                job.future.set_exception(SandboxError(self._broken))
-                continue
-            cands = [w for w in self._workers if not w.draining and len(w.inflight) < self.pipeline
-                     and (len(w.inflight) <= refill_at or any(w is t for t in touched))]
-            if not cands:
-                break
-            w = min(cands, key=lambda x: len(x.inflight))
-            if not w.inflight:
-                w.head_since = time.monotonic()
+        touched: set[int] = set()
+        while self._queue and not self._broken:
+            sb = None
+            for c in self._sandboxes:
+                n = len(c.inflight)
+                if (c.ready and not c.draining and n < self.pipeline and (n <= refill_at or id(c) in touched)
+                        and (sb is None or n < len(sb.inflight))):
+                    sb = c
+            if sb is None:
+                return
             job = self._queue.popleft()
-            if not job.frame:
-                job.frame = self._request(job)
-            w.inflight.append(job)
-            w.out += job.frame
-            if not any(w is t for t in touched):
-                touched.append(w)
-        for w in touched:
-            self._flush(w)
-
-    def _request(self, job: _Job) -> bytes:
-        pre = [[leaf.index, leaf.source, list(leaf.modules)] for p in job.plans for leaf in p.leaves
-               if leaf.independent]
-        post = [[leaf.index, leaf.source] for p in job.plans for leaf in p.leaves if not leaf.independent]
-        mem = self.memory_mb * 1024 * 1024
-        limits = {"RLIMIT_AS": mem, "RLIMIT_CPU": int(job.timeout) + 1, "RLIMIT_FSIZE": 16 * 1024 * 1024,
-                  "RLIMIT_NOFILE": 64, "RLIMIT_CORE": 0}
-        if self._nproc:
-            limits["RLIMIT_NPROC"] = self._nproc
-        req = {"id": job.id, "code": job.code, "setup": job.setup, "pre": pre, "post": post,
-               "timeout": job.timeout, "limits": limits, "max_blob": MAX_RESULT_BYTES,
-               "max_output": self.max_output_bytes}
-        return encode_json_frame(req)
-
-    def _flush(self, w: _Worker) -> None:
-        assert w.proc.stdin is not None
-        while w.out and not w.proc.stdin.closed:
             try:
-                n = os.write(w.proc.stdin.fileno(), w.out)
-            except BlockingIOError:
+                job.io = JobIO(job.frame)
+            except OSError as exc:  # out of fds: try again once answers free some
+                self._queue.appendleft(job)
+                self.stats["fd_pressure"] += 1
+                if not any(s.inflight for s in self._sandboxes):
+                    self._broken = f"cannot open a program channel: {exc}"
                 return
-            except (BrokenPipeError, OSError):
-                w.out.clear()
-                return
-            del w.out[:n]
-
-    def _on_readable(self, w: _Worker) -> None:
-        assert w.proc.stdout is not None
-        try:
-            data = os.read(w.proc.stdout.fileno(), READ_BYTES)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self._retire(w, "crashed", "the sandbox worker died")
-            return
-        try:
-            frames = w.reader.feed(data)
-        except ProtocolError as exc:
-            self._retire(w, "crashed", f"protocol error from worker: {exc}")
-            return
-        for fr in frames:
-            if not w.ready:
-                msg = loads_untrusted(fr)
-                if isinstance(msg, dict) and "ready" in msg:
-                    w.ready = True
-                    w.head_since = time.monotonic()
-                    continue
-                raise_msg = msg.get("fatal") if isinstance(msg, dict) else msg
-                self._broken = f"sandbox worker refused to start: {raise_msg}"
-                self._retire(w, "crashed", self._broken)
-                return
-            if w.header is None:
-                try:
-                    hdr = loads_untrusted(fr)
-                except ProtocolError as exc:
-                    self._retire(w, "crashed", str(exc))
-                    return
-                if not isinstance(hdr, dict) or not w.inflight or hdr.get("id") != w.inflight[0].id:
-                    self._retire(w, "crashed", "worker answered out of order")
-                    return
-                w.header = hdr
+            if not sb.inflight:
+                sb.head_since = time.monotonic()
+            sb.inflight.append(job)
+            touched.add(id(sb))
+            job.io.write_request()
+            if job.io.pending:
+                self._watch(job.io.chan, selectors.EVENT_WRITE, job)
+            try:
+                sb.send_job(job.id, job.timeout, int(job.timeout) + 1, job.io.child_fds)
+            except SandboxError as exc:
+                self._retire(sb, None, str(exc))
                 continue
-            job = w.inflight.popleft()
-            hdr, w.header = w.header, None
-            try:
-                res = build_result(job.plans, hdr, fr)
-            except Exception as exc:  # noqa: BLE001  (a judging bug must not kill the dispatcher)
-                res = failed_result(job.plans, "crashed", f"internal judging error: {exc!r}")
-            self.stats["programs"] += 1
-            job.future.set_result(res)
-            w.head_since = time.monotonic()
-            w.done += 1
-            if not w.draining and (w.done >= self.recycle_after or hdr.get("anomaly") is True):
-                w.draining = True
-                self.stats["recycled"] += 1
+            if sb.outbox:
+                self._watch(sb.ctl.fileno(), selectors.EVENT_READ | selectors.EVENT_WRITE, sb)
+            else:
+                job.io.release_child_fds()
 
-    def _on_deadline(self, w: _Worker) -> None:
-        if not w.ready:
-            self._retire(w, None, "worker did not start in time")
+    def _flush(self, sb: Sandbox) -> None:
+        try:
+            sb.flush()
+        except SandboxError as exc:
+            self._retire(sb, None, str(exc))
+            return
+        if not sb.outbox:
+            self._watch(sb.ctl.fileno(), selectors.EVENT_READ, sb)
+        for job in sb.inflight:  # commands sent: drop our copies of their children's channel ends
+            if job.io is not None and job.io.child_fds[0] >= 0 and not any(
+                    fds is job.io.child_fds for _, fds in sb.outbox):
+                job.io.release_child_fds()
+
+    def _on_ctl(self, sb: Sandbox) -> None:
+        try:
+            msgs = sb.receive()
+        except EOFError:
+            self._retire(sb, "crashed", "the sandbox died")
+            return
+        except ProtocolError as exc:
+            self._retire(sb, "crashed", f"protocol error from the sandbox: {exc}")
+            return
+        for msg in msgs:
+            if sb not in self._sandboxes:
+                return
+            if not sb.ready:
+                if "ready" in msg and (self.isolation != "bwrap" or msg.get("uid") == 0):
+                    sb.ready = True
+                    sb.info = msg
+                    sb.head_since = time.monotonic()
+                    self._start_failures = 0
+                    continue
+                self._broken = f"sandbox refused to start: {str(msg.get('fatal', msg))[:300]}"
+                self._retire(sb, None, self._broken)
+                return
+            if "end" not in msg or not sb.inflight or msg.get("end") != sb.inflight[0].id:
+                self._retire(sb, "crashed", "the sandbox answered out of order")
+                return
+            self._finish(sb, msg)
+
+    def _finish(self, sb: Sandbox, msg: dict[str, Any]) -> None:
+        """The zygote reaped the head job's child: read what it left, judge it, resolve its future."""
+        job = sb.inflight.popleft()
+        sb.head_since = time.monotonic()
+        io = job.io
+        assert io is not None
+        self._watch(io.chan, 0, job)
+        io.read_frames()
+        stdout, stderr = io.outputs(self.max_output_bytes)
+        code = msg.get("code")
+        report_ok = type(code) is int and type(msg.get("setup")) is bool and type(msg.get("timed_out")) is bool
+        if not report_ok or msg.get("error") or not msg["setup"]:
+            # The child failed before its program ran (or the zygote could not fork it): never the
+            # program's doing. Recycle the sandbox; the job runs again elsewhere.
+            job.close_io()
+            self.stats["anomalies"] += 1
+            sb.draining = True
+            self._charge(job, f"the sandbox failed before the program ran: {str(msg.get('error', 'set-up'))[:200]}")
+            return
+        duration = msg.get("duration")
+        report = ChildReport(code=code, timed_out=msg["timed_out"],
+                             duration=float(duration) if type(duration) in (int, float) else 0.0,
+                             setup=True, frames=bytes(io.rx), overflow=io.overflow, stdout=stdout, stderr=stderr,
+                             oom=code == -9 and not msg["timed_out"] and sb.record_oom())
+        job.close_io()
+        try:
+            res, violation = build_result(job.plans, report, job.timeout)
+        except Exception as exc:  # noqa: BLE001  (a judging bug must not kill the dispatcher)
+            res, violation = failed_result(job.plans, "crashed", f"internal judging error: {exc!r}"), None
+        if violation is not None:
+            self.stats["violations"] += 1
+            sb.draining = True
+        self.stats["programs"] += 1
+        job.future.set_result(res)
+        sb.done += 1
+        if not sb.draining and sb.done >= self.recycle_after:
+            sb.draining = True
+            self.stats["recycled"] += 1
+
+    def _charge(self, job: _Job, detail: str) -> None:
+        """Count a failed attempt against ``job``: run it again, or report it crashed after MAX_ATTEMPTS."""
+        job.attempts += 1
+        if job.attempts >= MAX_ATTEMPTS:
+            job.future.set_result(failed_result(job.plans, "crashed", f"{detail} ({job.attempts} attempts)"))
+        else:
+            self._queue.appendleft(job)
+
+    def _on_deadline(self, sb: Sandbox) -> None:
+        if not sb.ready:
+            self._retire(sb, None, "sandbox did not start in time")
             return
         self.stats["hard_kills"] += 1
-        self._retire(w, "timeout", "time limit exceeded (worker killed by the parent)")
+        self._retire(sb, "timeout", "time limit exceeded (the sandbox was killed by the parent)")
 
-    def _retire(self, w: _Worker, head_status: str | None, detail: str) -> None:
-        """Kill ``w``; its head job gets ``head_status`` (None: requeue it), the rest are requeued."""
-        if w not in self._workers:
+    def _retire(self, sb: Sandbox, head_status: str | None, detail: str) -> None:
+        """Kill ``sb``. The job it was running gets ``head_status`` (None: it is charged an attempt and
+        runs again); jobs queued behind it run elsewhere, uncharged."""
+        if sb not in self._sandboxes:
             return
-        self._workers.remove(w)
-        was_ready = w.ready
-        err = "" if w.ready else self._start_error(w)
-        self._kill(w)
-        jobs = list(w.inflight)
-        if jobs and head_status is not None and was_ready:
+        self._unwatch(sb)
+        self._sandboxes.remove(sb)
+        was_ready = sb.ready
+        err = "" if was_ready else start_error(sb.stderr_path, self.isolation)
+        jobs = list(sb.inflight)
+        sb.inflight.clear()
+        for job in jobs:
+            job.close_io()
+        oom = sb.record_oom()
+        sb.kill()
+        if jobs:
             head = jobs.pop(0)
-            head.future.set_result(failed_result(head.plans, head_status, detail,  # type: ignore[arg-type]
-                                                 time.monotonic() - w.head_since))
-        for job in reversed(jobs):
-            job.attempts += 1
-            if job.attempts > 3:
-                job.future.set_result(failed_result(job.plans, "crashed", "workers kept dying: " + detail))
+            if head_status is not None:
+                status = "memory" if oom and head_status == "crashed" else head_status
+                head.future.set_result(failed_result(head.plans, status, detail,  # type: ignore[arg-type]
+                                                     time.monotonic() - sb.head_since))
             else:
-                self._queue.appendleft(job)
+                self._charge(head, detail)
+        for job in reversed(jobs):
+            self._queue.appendleft(job)
         if not was_ready:
             self._start_failures += 1
             if self._start_failures >= MAX_START_FAILURES:
                 self._broken = self._broken or err
-        else:
-            self._start_failures = 0
-        if not self._closing and not self._broken:
-            self._workers.append(self._spawn(w.slot))
+        self._replace(sb)
 
     def _maintain(self) -> None:
-        for w in list(self._workers):
-            if w.draining and not w.inflight:
-                self._workers.remove(w)
-                self._kill(w, graceful=True)
-                if not self._closing:
-                    self._workers.append(self._spawn(w.slot))
+        for sb in list(self._sandboxes):
+            if sb.draining and not sb.inflight:
+                self._unwatch(sb)
+                self._sandboxes.remove(sb)
+                sb.close()
+                self._replace(sb)

@@ -50,8 +50,8 @@ class RayBackend:
             ray.init(address=pool.ray_address, ignore_reinit_error=True, log_to_driver=False)
         options = {"workers": 1, "memory_mb": pool.memory_mb, "timeout_s": pool.timeout_s,
                    "isolation": pool.isolation, "max_procs": pool.max_procs, "seccomp": pool.seccomp,
-                   "max_output_bytes": pool.max_output_bytes, "recycle_after": pool.recycle_after,
-                   "pipeline": pool.pipeline}
+                   "cgroup": pool.cgroup, "max_output_bytes": pool.max_output_bytes,
+                   "recycle_after": pool.recycle_after, "pipeline": pool.pipeline}
         actor_cls = ray.remote(num_cpus=1, max_concurrency=2 * pool.pipeline)(_SandboxActor)  # type: ignore[call-overload]
         self._actors = [actor_cls.remote(options) for _ in range(pool.workers)]
         try:

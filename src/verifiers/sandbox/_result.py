@@ -1,18 +1,21 @@
-"""`ExecutionResult` and how the parent builds it from a worker's (untrusted) report."""
+"""`ExecutionResult` and how the parent builds it from a program's (untrusted) frames and its zygote's report."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from verifiers.sandbox._judge import TestPlan, judge
+from verifiers.sandbox._judge import TestPlan, Wrapped, judge
 from verifiers.sandbox._protocol import (
+    MAX_VALUE_NODES,
     ProtocolError,
     ValueRejected,
     decode_value,
     loads_untrusted,
     split_frames,
 )
+
+MAX_CHILD_FRAME_BYTES = 1024 * 1024  # one leaf's value, as the child encodes it
 
 ExecStatus = Literal["passed", "failed", "timeout", "memory", "syntax_error", "runtime_error", "crashed", "no_tests"]
 TestStatus = Literal["passed", "failed", "error", "not_run"]
@@ -83,61 +86,138 @@ def failed_result(plans: list[TestPlan], status: ExecStatus, detail: str, durati
     return ExecutionResult(False, status, 0, len(plans), per, duration_s=duration, detail=detail)
 
 
-def build_result(plans: list[TestPlan], header: dict[str, Any], blob: bytes) -> ExecutionResult:
-    """Judge a program from the worker's header and the child's raw frames (all untrusted)."""
+@dataclass(frozen=True)
+class ChildReport:
+    """What the parent knows about one finished program: the zygote's report and the child's raw output.
+
+    Attributes:
+        code: exit status (negative: killed by that signal).
+        timed_out: the zygote killed it at its deadline (or the parent did, later).
+        duration: wall time from fork to reap, in the zygote.
+        setup: the child completed its isolation set-up (False: it failed before the program ran).
+        frames: the bytes the child wrote on its channel (at most the result budget).
+        overflow: the child tried to write more than that budget.
+        stdout, stderr: captured output (already truncated) and whether it was.
+        oom: the sandbox's cgroup recorded an out-of-memory kill during the program.
+    """
+
+    code: int
+    timed_out: bool
+    duration: float
+    setup: bool
+    frames: bytes
+    overflow: bool = False
+    stdout: str = ""
+    stderr: str = ""
+    oom: bool = False
+
+
+class Violation(Exception):
+    """The child's frames break the protocol (a frame not asked for, out of order, oversize, malformed)."""
+
+
+def _leaf_frames(plans: list[TestPlan], blob: bytes) -> tuple[dict[int, Any], dict[int, str], str | None, bool, bool]:
+    """Validate and decode the child's frames: ``(values, errors, failure, failure_is_syntax, done)``.
+
+    Exactly one ``v``/``w``/``e`` frame per requested leaf, in order (``w`` only for leaves with a wrap); or one ``syntax``/``rt`` frame before any
+    leaf; then ``done``; nothing after it. A truncated tail (the child was killed mid-write) just ends the
+    stream. Raises `Violation` for anything else. One node budget covers all values of the program.
+    """
+    wanted = [leaf.index for p in plans for leaf in p.leaves]
+    wraps = {leaf.index: leaf.wrap for p in plans for leaf in p.leaves}
+    raws, tail = split_frames(blob, MAX_CHILD_FRAME_BYTES)
+    if tail == "oversize":
+        raise Violation("a frame longer than the per-frame limit")
     values: dict[int, Any] = {}
     errors: dict[int, str] = {}
-    syntax = runtime = None
-    done = memory = False
-    for raw in split_frames(blob):
-        try:
-            fr = loads_untrusted(raw)
-        except ProtocolError:
-            continue
+    failure: str | None = None
+    syntax = done = False
+    budget = [MAX_VALUE_NODES]
+    i = 0
+    try:  # every frame is one JSON value: parse them all at once (the common case), else one by one
+        decoded = loads_untrusted(b"[" + b",".join(raws) + b"]")
+    except ProtocolError:
+        decoded = None
+    if type(decoded) is not list or len(decoded) != len(raws):
+        decoded = []
+        for raw in raws:
+            try:
+                decoded.append(loads_untrusted(raw))
+            except ProtocolError as exc:
+                raise Violation(str(exc)) from None
+    for fr in decoded:
+        if done:
+            raise Violation("a frame after the end of the results")
         if type(fr) is not list or not fr or type(fr[0]) is not str:
-            continue
+            raise Violation("a frame that is not a tagged list")
         tag = fr[0]
-        if tag in ("v", "e") and len(fr) == 3 and type(fr[1]) is int:
-            k = fr[1]
-            if k in values or k in errors:  # first report wins: independent leaves arrive before the program runs
+        if tag in ("v", "w", "e") and len(fr) == 3 and failure is None:
+            if i >= len(wanted) or fr[1] != wanted[i] or type(fr[1]) is not int:
+                raise Violation(f"a result for leaf {str(fr[1])[:20]} where leaf "
+                                f"{wanted[i] if i < len(wanted) else 'none'} was due")
+            k = wanted[i]
+            i += 1
+            if tag == "e":
+                errors[k] = "raised " + str(fr[2])[:400]
                 continue
-            if tag == "v":
-                try:
-                    values[k] = decode_value(fr[2])
-                except ValueRejected as exc:
-                    errors[k] = f"returned an unsupported value ({exc})"
-            else:
-                msg = str(fr[2])[:400]
-                errors[k] = f"raised {msg}"
-                memory = memory or msg.startswith("MemoryError")
-        elif tag == "syntax" and len(fr) == 2 and syntax is None and runtime is None:
-            syntax = str(fr[1])[:400]
-        elif tag == "rt" and len(fr) == 2 and runtime is None and syntax is None:
-            runtime = str(fr[1])[:400]
-            memory = memory or runtime.startswith("MemoryError")
-        elif tag == "done":
+            if tag == "w" and wraps.get(k) is None:
+                raise Violation(f"a wrapped result for leaf {k}, which has no judge call around it")
+            try:
+                value = decode_value(fr[2], budget)
+                values[k] = Wrapped(value) if tag == "w" else value
+            except ValueRejected as exc:
+                errors[k] = f"returned an unsupported value ({exc})"
+        elif tag in ("syntax", "rt") and len(fr) == 2 and i == 0 and failure is None:
+            failure, syntax = str(fr[1])[:400], tag == "syntax"
+        elif tag == "done" and len(fr) == 1 and (failure is not None or i == len(wanted)):
             done = True
-            break
+        else:
+            raise Violation(f"an unexpected {str(tag)[:20]!r} frame")
+    return values, errors, failure, syntax, done
+
+
+def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> tuple[ExecutionResult, str | None]:
+    """Judge a program from its child's report: ``(result, violation or None)`` (all child data untrusted).
+
+    A protocol violation fails the program (``runtime_error``) and is returned so the caller recycles
+    the sandbox; verdicts come only from parent-side evaluation of the decoded leaf values.
+    """
+    violation = None
+    if report.overflow:  # the stream was cut at the budget: nothing in it is judged
+        values, errors, failure, syntax, done = {}, {}, None, False, False
+    else:
+        try:
+            values, errors, failure, syntax, done = _leaf_frames(plans, report.frames)
+        except Violation as exc:
+            violation = str(exc)
+            values, errors, failure, syntax, done = {}, {}, None, False, False
     per: list[TestOutcome] = []
     for p in plans:
         ok, why = judge(p, values, errors)
         if ok:
             per.append(TestOutcome(p.source, "passed"))
         elif any(leaf.index not in values and leaf.index not in errors for leaf in p.leaves):
-            per.append(TestOutcome(p.source, "not_run", syntax or runtime or why))
+            per.append(TestOutcome(p.source, "not_run", failure or violation or why))
         else:
             per.append(TestOutcome(p.source, "error" if why.startswith("raised") else "failed", why))
     n_ok = sum(t.status == "passed" for t in per)
-    sig = int(header.get("signal") or 0) if type(header.get("signal")) is int else 0
+    memory = report.oom or any(e.startswith("raised MemoryError") for e in errors.values()) or (
+        failure is not None and failure.startswith("MemoryError"))
+    sig = -report.code if report.code < 0 else 0
     status: ExecStatus
-    if syntax is not None:
-        status, detail = "syntax_error", syntax
-    elif header.get("timed_out") is True or sig == 24:
-        status, detail = "timeout", "time limit exceeded" + (" (CPU)" if sig == 24 else "")
-    elif header.get("overflow") is True:
+    if violation is not None:
+        status, detail = "runtime_error", f"sandbox protocol violation: {violation}"
+        n_ok, per = 0, [TestOutcome(p.source, "not_run", detail) for p in plans]
+    elif report.overflow:
         status, detail = "runtime_error", "the program's results exceeded the size limit"
-    elif runtime is not None:
-        status, detail = ("memory" if memory else "runtime_error"), runtime
+    elif syntax:
+        status, detail = "syntax_error", failure or ""
+    elif report.timed_out or report.duration > timeout or sig == 24:
+        status, detail = "timeout", "time limit exceeded" + (" (CPU)" if sig == 24 else "")
+    elif report.oom and not done:
+        status, detail = "memory", "out of memory (the sandbox's memory limit killed the program)"
+    elif failure is not None:
+        status, detail = ("memory" if memory else "runtime_error"), failure
     elif done and n_ok == len(plans) and plans:
         status, detail = "passed", ""
     elif done:
@@ -149,15 +229,15 @@ def build_result(plans: list[TestPlan], header: dict[str, Any], blob: bytes) -> 
         status, detail = "crashed", f"killed by signal {_SIGNALS.get(sig, sig)}"
     else:
         status, detail = "runtime_error", "the program exited before the tests finished"
-    passed = status == "passed"
-    return ExecutionResult(
-        passed=passed,
+    result = ExecutionResult(
+        passed=status == "passed",
         status=status,
         tests_passed=n_ok,
         tests_total=len(plans),
         per_test=tuple(per),
-        stdout=str(header.get("stdout", ""))[:1 << 20],
-        stderr=str(header.get("stderr", ""))[:1 << 20],
-        duration_s=float(header["duration"]) if type(header.get("duration")) is float else 0.0,
+        stdout=report.stdout,
+        stderr=report.stderr,
+        duration_s=report.duration,
         detail=detail,
     )
+    return result, violation

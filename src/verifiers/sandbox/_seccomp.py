@@ -1,83 +1,207 @@
-"""A small seccomp-BPF deny list for sandbox workers (x86-64), handed to ``bwrap --seccomp FD``.
+"""The sandbox's syscall filter, built with libseccomp (ctypes over ``libseccomp.so.2``) for this machine.
 
-Denied with EPERM: new namespaces (``unshare``, ``setns``, namespace flags on ``clone``), mounts,
-``ptrace`` and cross-process memory/fd access, kernel keyrings, BPF, perf, userfaultfd, io_uring,
-module loading, kexec/reboot/swap, System V IPC and POSIX message queues (state that could outlive a
-program in a warm worker), and the x32 ABI. ``clone3`` gets ENOSYS so libc falls back to ``clone``,
-whose flags the filter can inspect. Everything else is allowed: this narrows the kernel surface, the
-namespaces/uid/rlimits do the containment.
+One deny list (denied calls fail with EPERM, everything else is allowed; namespaces, uid, capabilities,
+rlimits and cgroups do the containment, the filter narrows the kernel surface), loaded by bubblewrap
+(``--seccomp FD``) for every process of a sandbox: the zygote and every program. It denies tracing and
+cross-process memory/fd access, BPF, perf, userfaultfd, io_uring, keyrings, module loading, kexec/reboot/
+swap/clock setting, System V IPC and POSIX message queues, handle-based opens, ``memfd_create`` (memory
+outside every file-size limit), the new mount API, ``chroot``/``pivot_root``, ``clone`` with any
+namespace flag, ``unshare``/``setns`` with anything but ``CLONE_NEWPID`` (the zygote's one namespace
+operation: a new pid namespace per program), and the calls that take another process as argument
+(``prlimit64``, ``setpriority``, ``ioprio_set``, the ``sched_set*`` family) unless it is the caller
+itself. ``clone3`` fails with ENOSYS so libc falls back to ``clone``, whose flags a filter can read.
+
+What a program's child may not do beyond that (``mount``/``umount2``, which the zygote uses for each
+program's ``/tmp``, and that ``unshare``/``setns``) needs ``CAP_SYS_ADMIN``, which the child drops with
+every other capability before its program is read, so one filter serves both and no child pays for
+loading its own.
+
+Built for the native architecture only: a syscall made through another ABI (i386 ``int 0x80``, x32 on
+x86-64) kills the process. Names the architecture does not have are skipped. Without libseccomp
+`SeccompUnavailable` is raised; `CodePool` then refuses to start unless the caller passes
+``seccomp=False``.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import errno
+import functools
 import os
-import platform
-import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-AUDIT_ARCH_X86_64 = 0xC000003E
-_X32_BIT = 0x40000000
-# x86-64 syscall numbers.
-DENIED: dict[str, int] = {
-    "ptrace": 101, "syslog": 103, "personality": 135, "pivot_root": 155, "chroot": 161, "acct": 163,
-    "settimeofday": 164, "mount": 165, "umount2": 166, "swapon": 167, "swapoff": 168, "reboot": 169,
-    "iopl": 172, "ioperm": 173, "init_module": 175, "delete_module": 176, "quotactl": 179,
-    "add_key": 248, "request_key": 249, "keyctl": 250, "kexec_load": 246, "unshare": 272,
-    "mbind": 237, "mq_open": 240, "perf_event_open": 298, "name_to_handle_at": 303,
-    "open_by_handle_at": 304, "setns": 308, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312,
-    "finit_module": 313, "kexec_file_load": 320, "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
-    "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429, "fsopen": 430,
-    "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_getfd": 438, "process_madvise": 440,
-    "mount_setattr": 442,
-    "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66, "msgget": 68,
-    "msgsnd": 69, "msgrcv": 70, "msgctl": 71,
+from verifiers.errors import SandboxError
+
+_ACT_ALLOW = 0x7FFF0000
+_ACT_ERRNO = 0x00050000
+# enum scmp_compare
+_CMP_NE, _CMP_EQ, _CMP_MASKED_EQ = 1, 4, 7
+
+# clone(2) namespace flags.
+CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
+CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x10000000, 0x20000000, 0x40000000
+CLONE_NEW_ALL = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET
+# The zygote's only namespace operation, once per program: setns back to its own pid namespace, then
+# unshare(CLONE_NEWPID) (its next child is pid 1 of a new one). Anything else with namespaces is denied.
+ZYGOTE_NS_FLAGS = CLONE_NEWPID
+
+# Denied for every process of a sandbox, by family (the attack suite probes one call of each family).
+SANDBOX_DENIED: dict[str, tuple[str, ...]] = {
+    "tracing": ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "process_madvise"),
+    "kernel-programs": ("bpf", "perf_event_open", "userfaultfd"),
+    "io_uring": ("io_uring_setup", "io_uring_enter", "io_uring_register"),
+    "keyrings": ("add_key", "request_key", "keyctl"),
+    "modules-and-boot": ("init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load", "reboot",
+                         "swapon", "swapoff", "acct", "syslog", "uselib", "vhangup"),
+    "clock": ("settimeofday", "clock_settime", "clock_adjtime", "adjtimex"),
+    "hardware": ("iopl", "ioperm", "quotactl", "quotactl_fd", "lookup_dcookie", "personality"),
+    "numa": ("mbind", "set_mempolicy", "migrate_pages", "move_pages"),
+    "handles": ("name_to_handle_at", "open_by_handle_at"),
+    "sysv-ipc": ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget", "msgsnd",
+                 "msgrcv", "msgctl"),
+    "posix-mqueue": ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr"),
+    "namespaces": ("chroot", "pivot_root"),  # and setns/unshare except with CLONE_NEWPID, clone with any flag
+    "mount-api": ("open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr"),
+    "memfd": ("memfd_create",),
 }
-_CLONE, _CLONE3 = 56, 435
-# CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
-_NS_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000
-
-_LD_W_ABS, _JEQ_K, _JSET_K, _JGE_K, _RET_K = 0x20, 0x15, 0x45, 0x35, 0x06
-_RET_ALLOW, _RET_KILL, _RET_ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
+# Calls whose first argument names a target process: allowed only on the caller itself (0).
+SELF_ONLY_PID_ARG0 = ("prlimit64", "sched_setaffinity", "sched_setparam", "sched_setscheduler", "sched_setattr")
+# setpriority/ioprio_set(which, who, ...): allowed only as (PRIO_PROCESS/IOPRIO_WHO_PROCESS = 1 for ioprio, 0, ...).
+_WHICH_WHO = {"setpriority": 0, "ioprio_set": 1}
 
 
-def supported() -> bool:
-    """Whether this machine's architecture has a filter (x86-64 only)."""
-    return platform.machine() in ("x86_64", "AMD64")
+class SeccompUnavailable(SandboxError):
+    """libseccomp is missing or cannot build a filter for this machine."""
 
 
-def _ins(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
-    return struct.pack("<HBBI", code, jt, jf, k)
+class _Cmp(ctypes.Structure):
+    _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64),
+                ("datum_b", ctypes.c_uint64)]
 
 
-def build_filter() -> bytes:
-    """The BPF program as raw ``struct sock_filter`` entries."""
-    eperm = _RET_ERRNO | errno.EPERM
-    prog = [
-        _ins(_LD_W_ABS, 4),                          # arch
-        _ins(_JEQ_K, AUDIT_ARCH_X86_64, 1, 0),
-        _ins(_RET_K, _RET_KILL),
-        _ins(_LD_W_ABS, 0),                          # syscall number
-        _ins(_JGE_K, _X32_BIT, 0, 1),
-        _ins(_RET_K, eperm),
-        _ins(_JEQ_K, _CLONE3, 0, 1),
-        _ins(_RET_K, _RET_ERRNO | errno.ENOSYS),
-        _ins(_JEQ_K, _CLONE, 0, 3),
-        _ins(_LD_W_ABS, 16),                         # clone flags (args[0], low 32 bits)
-        _ins(_JSET_K, _NS_FLAGS, 0, 1),
-        _ins(_RET_K, eperm),
-    ]
-    # Both clone branches land here; reload the number (the flags load replaced it).
-    prog.append(_ins(_LD_W_ABS, 0))
-    for nr in sorted(set(DENIED.values())):
-        prog += [_ins(_JEQ_K, nr, 0, 1), _ins(_RET_K, eperm)]
-    prog.append(_ins(_RET_K, _RET_ALLOW))
-    return b"".join(prog)
+class _Version(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint), ("minor", ctypes.c_uint), ("micro", ctypes.c_uint)]
 
 
-def filter_fd() -> int:
-    """A readable fd positioned at the start of the filter (the caller passes it to bwrap, then closes it)."""
-    data = build_filter()
-    fd = os.memfd_create("seccomp", 0)
+@functools.lru_cache(maxsize=1)
+def _lib() -> ctypes.CDLL:
+    name = ctypes.util.find_library("seccomp") or "libseccomp.so.2"
+    try:
+        lib = ctypes.CDLL(name, use_errno=True)
+    except OSError as exc:
+        raise SeccompUnavailable(
+            f"libseccomp is not installed ({exc}); install it (Debian/Ubuntu: `apt-get install libseccomp2`, "
+            "Fedora: `dnf install libseccomp`) or pass seccomp=False (UNSAFE: no syscall filter)") from None
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    lib.seccomp_syscall_resolve_name.restype = ctypes.c_int
+    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+    lib.seccomp_rule_add_array.restype = ctypes.c_int
+    lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint,
+                                           ctypes.c_void_p]
+    lib.seccomp_export_bpf.restype = ctypes.c_int
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_version.restype = ctypes.POINTER(_Version)
+    return lib
+
+
+def version() -> str:
+    """The libseccomp version in use (raises `SeccompUnavailable` without it)."""
+    v = _lib().seccomp_version().contents
+    return f"{v.major}.{v.minor}.{v.micro}"
+
+
+def syscall_number(name: str) -> int | None:
+    """The native number of syscall ``name``, or None if this architecture has no such call."""
+    nr = _lib().seccomp_syscall_resolve_name(name.encode())
+    return nr if nr >= 0 else None
+
+
+@dataclass(frozen=True)
+class _Rule:
+    action: int
+    nr: int
+    cmps: tuple[tuple[int, int, int, int], ...] = ()
+
+
+def _deny(names: Iterable[str], err: int = errno.EPERM) -> list[_Rule]:
+    return [_Rule(_ACT_ERRNO | err, nr) for name in names if (nr := syscall_number(name)) is not None]
+
+
+def _export(rules: list[_Rule]) -> bytes:
+    lib = _lib()
+    ctx = lib.seccomp_init(_ACT_ALLOW)
+    if not ctx:
+        raise SeccompUnavailable("seccomp_init failed")
+    try:
+        for r in rules:
+            arr = (_Cmp * max(1, len(r.cmps)))(*[_Cmp(*c) for c in r.cmps])
+            rc = lib.seccomp_rule_add_array(ctx, r.action, r.nr, len(r.cmps), arr if r.cmps else None)
+            if rc != 0:
+                raise SeccompUnavailable(f"seccomp_rule_add failed for syscall {r.nr}: {os.strerror(-rc)}")
+        rfd, wfd = os.pipe()
+        try:
+            rc = lib.seccomp_export_bpf(ctx, wfd)
+            os.close(wfd)
+            wfd = -1
+            if rc != 0:
+                raise SeccompUnavailable(f"seccomp_export_bpf failed: {os.strerror(-rc)}")
+            chunks = []
+            while chunk := os.read(rfd, 1 << 16):
+                chunks.append(chunk)
+        finally:
+            os.close(rfd)
+            if wfd >= 0:
+                os.close(wfd)
+    finally:
+        lib.seccomp_release(ctx)
+    data = b"".join(chunks)
+    if not data or len(data) % 8:
+        raise SeccompUnavailable(f"libseccomp exported a malformed filter ({len(data)} bytes)")
+    return data
+
+
+def _clone_rules(forbidden_flags: int) -> list[_Rule]:
+    rules = _deny(["clone3"], errno.ENOSYS)  # its flags live in a struct a filter cannot read
+    clone = syscall_number("clone")
+    if clone is not None:
+        for bit in range(32):
+            flag = 1 << bit
+            if flag & forbidden_flags:
+                rules.append(_Rule(_ACT_ERRNO | errno.EPERM, clone, ((0, _CMP_MASKED_EQ, flag, flag),)))
+    return rules
+
+
+@functools.lru_cache(maxsize=1)
+def sandbox_filter() -> bytes:
+    """BPF of the filter every process of a sandbox runs under (raw ``struct sock_filter`` entries)."""
+    names = [n for family in SANDBOX_DENIED.values() for n in family]
+    rules = _deny(names) + _clone_rules(CLONE_NEW_ALL)
+    eperm = _ACT_ERRNO | errno.EPERM
+    for name, arg in (("unshare", 0), ("setns", 1)):  # unshare(flags), setns(fd, nstype)
+        if (nr := syscall_number(name)) is not None:
+            rules.append(_Rule(eperm, nr, ((arg, _CMP_NE, ZYGOTE_NS_FLAGS, 0),)))
+    for name in SELF_ONLY_PID_ARG0:
+        if (nr := syscall_number(name)) is not None:
+            rules.append(_Rule(eperm, nr, ((0, _CMP_NE, 0, 0),)))
+    for name, which in _WHICH_WHO.items():
+        if (nr := syscall_number(name)) is not None:
+            rules.append(_Rule(eperm, nr, ((0, _CMP_NE, which, 0),)))
+            rules.append(_Rule(eperm, nr, ((1, _CMP_NE, 0, 0),)))
+    return _export(rules)
+
+
+def memfd_with(data: bytes, name: str = "seccomp") -> int:
+    """A readable fd positioned at the start of ``data`` (for ``bwrap --seccomp FD``; the caller closes it)."""
+    fd = os.memfd_create(name, 0)
     os.write(fd, data)
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
+
+
+def check_available() -> None:
+    """Raise `SeccompUnavailable` (with the fix) unless the filter can be built here."""
+    sandbox_filter()

@@ -1,0 +1,235 @@
+"""Per-sandbox cgroups: one memory limit for everything a sandbox holds (its processes, tmpfs and memfd
+pages included) and a process limit, where the host lets this process create cgroups.
+
+* cgroup v2: a delegated directory given explicitly (``CodePool(cgroup=PATH)`` or
+  ``$VERIFIERS_SANDBOX_CGROUP``), or, as root on a host whose unified hierarchy has the ``memory`` and
+  ``pids`` controllers, ``/sys/fs/cgroup/verifiers-sandbox``. Each sandbox gets ``memory.max``,
+  ``memory.swap.max = 0`` and ``pids.max``.
+* cgroup v1 (hybrid hosts, root only): a child of this process's own ``memory`` and ``pids`` groups with
+  ``memory.limit_in_bytes`` (and ``memory.memsw.limit_in_bytes`` where swap is accounted) and ``pids.max``.
+* otherwise none: programs are bounded by per-process RLIMIT_AS and RLIMIT_NPROC only (`describe`).
+
+The parent moves a sandbox's first process in before that process starts the program side, so every
+process of the sandbox is charged. An out-of-memory kill is read back from the group's counters.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from verifiers.errors import SandboxError
+
+ROOT = Path("/sys/fs/cgroup")
+ENV_VAR = "VERIFIERS_SANDBOX_CGROUP"
+_serial = itertools.count()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one sandbox may hold in all: bytes of memory, processes and threads."""
+
+    memory_bytes: int
+    pids: int
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+def _counter(path: Path, key: str) -> int:
+    try:
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+class SandboxCgroup:
+    """One sandbox's group(s): ``dirs`` is one directory (v2) or the memory and pids groups (v1)."""
+
+    def __init__(self, version: int, dirs: tuple[Path, ...]) -> None:
+        self.version = version
+        self.dirs = dirs
+
+    def add(self, pid: int) -> None:
+        """Move process ``pid`` (and so everything it forks later) into the group."""
+        for d in self.dirs:
+            _write(d / "cgroup.procs", str(pid))
+
+    def oom_kills(self) -> int:
+        """Out-of-memory kills so far in this group."""
+        if self.version == 2:
+            return _counter(self.dirs[0] / "memory.events", "oom_kill")
+        return _counter(self.dirs[0] / "memory.oom_control", "oom_kill")
+
+    def remove(self) -> None:
+        """Delete the group(s) (their processes must be gone)."""
+        for d in self.dirs:
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+
+
+class Cgroups:
+    """Where this pool's sandbox groups are made (`detect` builds it)."""
+
+    def __init__(self, version: int, bases: tuple[Path, ...]) -> None:
+        self.version = version
+        self.bases = bases  # v2: (parent,), v1: (memory parent, pids parent)
+        self._names = itertools.count()
+
+    def describe(self) -> str:
+        return f"cgroup v{self.version} under {', '.join(str(b) for b in self.bases)}"
+
+    def create(self, limits: Limits) -> SandboxCgroup:
+        """A new group with ``limits``; `SandboxError` if the host refuses."""
+        name = f"s{next(self._names)}"
+        made: list[Path] = []
+        try:
+            if self.version == 2:
+                d = self.bases[0] / name
+                d.mkdir()
+                made.append(d)
+                _write(d / "memory.max", str(limits.memory_bytes))
+                if (d / "memory.swap.max").exists():
+                    _write(d / "memory.swap.max", "0")
+                _write(d / "pids.max", str(limits.pids))
+            else:
+                mem, pids = (b / name for b in self.bases)
+                mem.mkdir()
+                made.append(mem)
+                pids.mkdir()
+                made.append(pids)
+                _write(mem / "memory.limit_in_bytes", str(limits.memory_bytes))
+                if (mem / "memory.memsw.limit_in_bytes").exists():
+                    _write(mem / "memory.memsw.limit_in_bytes", str(limits.memory_bytes))
+                _write(pids / "pids.max", str(limits.pids))
+        except OSError as exc:
+            for d in made:
+                try:
+                    d.rmdir()
+                except OSError:
+                    pass
+            raise SandboxError(f"could not create a sandbox cgroup ({self.describe()}): {exc}") from None
+        return SandboxCgroup(self.version, tuple(made))
+
+    def close(self) -> None:
+        """Remove this pool's parent group(s) (after every sandbox group)."""
+        for b in self.bases:
+            try:
+                b.rmdir()
+            except OSError:
+                pass
+
+
+def _own_paths(proc_cgroup: str = "/proc/self/cgroup") -> dict[str, str]:
+    """``{controller or "" (v2): path}`` of this process."""
+    out: dict[str, str] = {}
+    try:
+        text = Path(proc_cgroup).read_text()
+    except OSError:
+        return out
+    for line in text.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) == 3:
+            for ctrl in parts[1].split(",") if parts[1] else [""]:
+                out[ctrl] = parts[2]
+    return out
+
+
+def _pool_dir_name() -> str:
+    return f"verifiers-{os.getpid()}-{next(_serial)}"
+
+
+def _reap_stale(parent: Path) -> None:
+    """Remove empty groups left by pools of processes that no longer exist."""
+    try:
+        entries = list(parent.iterdir())
+    except OSError:
+        return
+    for d in entries:
+        m = re.fullmatch(r"verifiers-(\d+)-\d+", d.name)
+        if m and d.is_dir() and not Path(f"/proc/{m.group(1)}").exists():
+            for child in d.iterdir():
+                if child.is_dir():
+                    try:
+                        child.rmdir()
+                    except OSError:
+                        pass
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+
+
+def _v2_at(base: Path) -> Cgroups:
+    ctrls = (base / "cgroup.controllers").read_text().split()
+    if not {"memory", "pids"} <= set(ctrls):
+        raise SandboxError(f"cgroup {base} lacks the memory/pids controllers (has: {' '.join(ctrls) or 'none'})")
+    sub = (base / "cgroup.subtree_control").read_text().split()
+    missing = [c for c in ("memory", "pids") if c not in sub]
+    if missing:
+        _write(base / "cgroup.subtree_control", " ".join("+" + c for c in missing))
+    _reap_stale(base)
+    pool = base / _pool_dir_name()
+    pool.mkdir()
+    _write(pool / "cgroup.subtree_control", "+memory +pids")
+    return Cgroups(2, (pool,))
+
+
+def _v1_auto() -> Cgroups | None:
+    own = _own_paths()
+    mem_root, pids_root = ROOT / "memory", ROOT / "pids"
+    if "memory" not in own or "pids" not in own or not (mem_root / "memory.limit_in_bytes").exists():
+        return None
+    bases = []
+    name = _pool_dir_name()
+    for root, ctrl in ((mem_root, "memory"), (pids_root, "pids")):
+        parent = root / own[ctrl].lstrip("/")
+        _reap_stale(parent)
+        d = parent / name
+        d.mkdir()
+        bases.append(d)
+    return Cgroups(1, (bases[0], bases[1]))
+
+
+def detect(setting: str | None, root: bool) -> Cgroups | None:
+    """The cgroups to put sandboxes in, or None.
+
+    Args:
+        setting: ``"auto"`` (default: an explicit ``$VERIFIERS_SANDBOX_CGROUP``, else what root can use
+            here), ``"off"``/None (none), or the path of a delegated cgroup v2 directory.
+        root: whether this process is the host's root.
+
+    Raises:
+        SandboxError: an explicit setting that cannot be used.
+    """
+    if setting in (None, "off"):
+        return None
+    if setting == "auto" and os.environ.get(ENV_VAR):
+        setting = os.environ[ENV_VAR]
+    if setting != "auto":
+        base = Path(setting)
+        try:
+            return _v2_at(base)
+        except (OSError, SandboxError) as exc:
+            raise SandboxError(f"cannot use cgroup {base} for sandboxes: {exc}") from None
+    if not root:
+        return None
+    try:
+        if (ROOT / "cgroup.controllers").exists():  # the unified hierarchy is mounted at the root
+            base = ROOT / "verifiers-sandbox"
+            base.mkdir(exist_ok=True)
+            return _v2_at(base)
+        return _v1_auto()
+    except (OSError, SandboxError):
+        return None

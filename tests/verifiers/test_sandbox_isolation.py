@@ -1,0 +1,239 @@
+"""Sandbox robustness: deadlines on the parent's clock, anomalies recycle, retries charged to the right job,
+unique uids across processes, cgroup limits, user-namespace diagnosis, the seccomp flag, Python 3.12."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from verifiers.errors import SandboxError
+from verifiers.sandbox import CodePool, _isolation, _pool, _seccomp
+
+OK = ("def f(x):\n    return x + 1\n", ["assert f(1) == 2"])
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+@pytest.fixture(scope="module")
+def sandbox_ok() -> None:
+    try:
+        CodePool(workers=1).start().close()
+    except SandboxError as exc:
+        pytest.skip(f"bubblewrap sandbox unavailable: {exc}")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+def _zygote_pid(pool: CodePool) -> int:
+    """The host pid of the (only) sandbox's zygote: bubblewrap's monitor -> the sandbox's init -> zygote."""
+    level = [pool._sandboxes[0].proc.pid]
+    while level:  # breadth first: the zygote is the first python below bubblewrap (its programs are deeper)
+        pythons = [p for p in level if Path(f"/proc/{p}/comm").read_text().startswith("python")]
+        if pythons:
+            assert len(pythons) == 1, pythons
+            return pythons[0]
+        level = [c for p in level for c in _children(p)]
+    raise AssertionError("no zygote found")
+
+
+def _wait_running(pool: CodePool, fut: object, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        sbs = list(pool._sandboxes)
+        if sbs and sbs[0].ready and sbs[0].inflight and sbs[0].inflight[0].future is fut \
+                and time.monotonic() - sbs[0].head_since > 0.3:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the job never started")
+
+
+def test_deadline_holds_when_the_zygote_is_stopped(sandbox_ok: None) -> None:
+    with CodePool(workers=1, timeout_s=0.5) as p:
+        assert p.run(*OK).passed
+        os.kill(_zygote_pid(p), signal.SIGSTOP)  # what a program could once do to its worker
+        t0 = time.monotonic()
+        r = p.run("def f(x):\n    return x + 1\n", ["assert f(1) == 2"])
+        elapsed = time.monotonic() - t0
+        assert r.status == "timeout" and elapsed < 0.5 + _pool.KILL_GRACE_S + 2.0, (r, elapsed)
+        assert p.stats["hard_kills"] == 1
+        assert p.run(*OK).passed  # a new sandbox took its place
+
+
+def test_a_program_outliving_a_stopped_zygote_is_a_timeout(sandbox_ok: None) -> None:
+    with CodePool(workers=1, timeout_s=0.5) as p:
+        fut = p.submit("import time\ndef f(x):\n    time.sleep(1.0)\n    return x + 1\n", ["assert f(1) == 2"])
+        time.sleep(0.2)
+        os.kill(_zygote_pid(p), signal.SIGSTOP)  # it cannot kill the program at 0.5 s, nor report
+        assert fut.result(timeout=10).status == "timeout"
+        assert p.run(*OK).passed
+
+
+def test_retries_are_charged_only_to_the_running_job(sandbox_ok: None) -> None:
+    # The sandbox dies three times, each while a slow program runs; programs queued behind it are
+    # moved, not charged, so none of them comes back `crashed` (before issue #14: all of them did).
+    with CodePool(workers=1, pipeline=8, timeout_s=20.0) as p:
+        slow = "import time\ndef f():\n    time.sleep(5)\n    return 1\n"
+        heads = [p.submit(slow, ["assert f() == 1"]) for _ in range(3)]
+        queued = [p.submit(f"def f():\n    return {i}\n", [f"assert f() == {i}"]) for i in range(6)]
+        for head in heads:
+            _wait_running(p, head)
+            os.killpg(p._sandboxes[0].proc.pid, signal.SIGKILL)
+            assert head.result(timeout=20).status == "crashed"
+        assert [f.result(timeout=30).passed for f in queued] == [True] * 6
+
+
+def test_a_child_failing_before_its_program_runs_is_an_anomaly(sandbox_ok: None,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_pool, "TMPFS_INODES", 10 ** 30)  # every child's private /tmp mount now fails
+    with CodePool(workers=1) as p:
+        r = p.run(*OK)
+        assert r.status == "crashed" and "failed before the program ran" in r.detail, r
+        assert p.stats["anomalies"] == _pool.MAX_ATTEMPTS and p.stats["workers_started"] >= 1 + _pool.MAX_ATTEMPTS - 1
+
+
+def test_a_protocol_violation_recycles_the_sandbox(sandbox_ok: None) -> None:
+    forge = ("import os, struct\n"
+             "def f(x):\n"
+             "    os.write(3, struct.pack('>I', 5) + b'hello')\n"
+             "    return x + 1\n")
+    with CodePool(workers=1) as p:
+        r = p.run(forge, ["assert f(1) == 2"])
+        assert r.status == "runtime_error" and "protocol violation" in r.detail
+        deadline = time.monotonic() + 10
+        while p.stats["workers_started"] < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert p.stats["violations"] == 1 and p.stats["workers_started"] == 2
+        assert p.run(*OK).passed
+
+
+def test_two_pools_in_two_processes_lease_distinct_uids(sandbox_ok: None) -> None:
+    if not _isolation.host_is_root():
+        pytest.skip("uid leases are for pools run by root")
+    script = ("import sys, time\nfrom verifiers.sandbox import CodePool\n"
+              "p = CodePool(workers=2).start()\n"
+              "print(' '.join(str(s.lease.uid) for s in p._sandboxes), flush=True)\n"
+              "sys.stdin.read()\n")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    procs = [subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+             for _ in range(2)]
+    try:
+        uids = [set(map(int, pr.stdout.readline().split())) for pr in procs]  # type: ignore[union-attr]
+    finally:
+        for pr in procs:
+            pr.communicate(timeout=30)
+    assert len(uids[0]) == len(uids[1]) == 2 and not uids[0] & uids[1]
+
+
+def test_cgroup_bounds_a_sandbox_as_a_whole(sandbox_ok: None) -> None:
+    with CodePool(workers=1, memory_mb=128) as p:
+        if not p.cgroup_in_force:
+            pytest.skip(f"no cgroup here: {p.limits_in_force}")
+        dirs = p._sandboxes[0].cgroup.dirs  # type: ignore[union-attr]
+        # Four processes of 100 MB each: every one is under RLIMIT_AS, together they are not.
+        hog = ("import os\n"
+               "def f():\n"
+               "    pids = []\n"
+               "    for _ in range(4):\n"
+               "        pid = os.fork()\n"
+               "        if pid == 0:\n"
+               "            b = bytearray(100 << 20)\n"
+               "            for i in range(0, len(b), 4096):\n"
+               "                b[i] = 1\n"
+               "            os._exit(0)\n"
+               "        pids.append(pid)\n"
+               "    return [os.waitpid(x, 0)[1] for x in pids]\n")
+        r = p.run(hog, ["assert f() == [0, 0, 0, 0]"], timeout_s=10)
+        # The group's OOM killer takes some of them (SIGKILL: status 9), or the program itself.
+        assert r.status == "memory" or (r.status == "failed" and "9" in r.per_test[0].detail), r
+        assert p.run(*OK).passed
+    assert not any(d.exists() for d in dirs)  # removed with the pool
+
+
+def test_user_namespace_settings_are_diagnosed(tmp_path: Path) -> None:
+    def sysctl(**values: str) -> str:
+        d = tmp_path / str(len(list(tmp_path.iterdir())))
+        for name, value in values.items():
+            f = d / name.replace("__", "/")
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.write_text(value + "\n")
+        return str(d)
+
+    assert "max_user_namespaces=0" in _isolation.userns_diagnosis(True, sysctl(user__max_user_namespaces="0"))
+    apparmor = sysctl(kernel__apparmor_restrict_unprivileged_userns="1")
+    assert "AppArmor" in _isolation.userns_diagnosis(False, apparmor)
+    assert _isolation.userns_diagnosis(True, apparmor) is None  # root makes its namespaces while privileged
+    assert "unprivileged_userns_clone" in _isolation.userns_diagnosis(False, sysctl(kernel__unprivileged_userns_clone="0"))
+    assert _isolation.userns_diagnosis(False, sysctl(user__max_user_namespaces="100")) is None
+
+
+def test_disabled_user_namespaces_fail_loudly_with_the_fix(sandbox_ok: None) -> None:
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("needs util-linux unshare")
+    # A user namespace of our own in which user.max_user_namespaces is 0: the pool must say so and stop.
+    script = ("from verifiers.sandbox import CodePool\n"
+              "try:\n    CodePool(workers=1).start()\nexcept Exception as e:\n    print(type(e).__name__, e)\n")
+    cmd = f"echo 0 > /proc/sys/user/max_user_namespaces && exec {sys.executable} -c \"$0\""
+    out = subprocess.run([unshare, "--user", "--map-root-user", "sh", "-c", cmd, script], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(SRC)}, timeout=60, check=False)
+    assert "SandboxError" in out.stdout and "user.max_user_namespaces=0" in out.stdout, out
+
+
+def test_no_libseccomp_means_no_start_unless_asked(sandbox_ok: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> None:
+        raise _seccomp.SeccompUnavailable("libseccomp is not installed (test); pass seccomp=False")
+
+    _seccomp.sandbox_filter.cache_clear()
+    monkeypatch.setattr(_seccomp, "_lib", missing)
+    try:
+        with pytest.raises(SandboxError, match="seccomp=False"):
+            CodePool(workers=1).start()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with CodePool(workers=1, seccomp=False) as p:
+                assert p.run(*OK).passed
+        assert any("WITHOUT a syscall filter" in str(w.message) for w in caught)
+    finally:
+        monkeypatch.undo()
+        _seccomp.sandbox_filter.cache_clear()
+
+
+def test_python_312(sandbox_ok: None) -> None:
+    def is_312(path: str | None) -> bool:
+        try:
+            return bool(path) and subprocess.run([path, "-c", "import sys; assert sys.version_info[:2] == (3, 12)"],
+                                                 capture_output=True, check=False).returncode == 0
+        except OSError:
+            return False
+
+    candidates = ["/root/.pyenv/versions/3.12.1/bin/python3.12", "/usr/bin/python3.12", shutil.which("python3.12")]
+    py = next((c for c in candidates if is_312(c)), None)
+    if py is None:
+        pytest.skip("no Python 3.12 here")
+    script = ("from verifiers.sandbox import CodePool\n"
+              "with CodePool(workers=2) as p:\n"
+              "    rs = p.map([('import threading\\ndef f(x):\\n    t = threading.Thread(target=print)\\n"
+              "    t.start(); t.join()\\n    return x + 1\\n', ['assert f(%d) == %d' % (i, i + 1)]) for i in range(20)])\n"
+              "    print(sum(r.passed for r in rs), p._sandboxes[0].info['python'])\n")
+    out = subprocess.run([py, "-c", script], capture_output=True, text=True, timeout=120, check=False,
+                         env={**os.environ, "PYTHONPATH": str(SRC)})
+    words = out.stdout.split()
+    assert words[:1] == ["20"] and words[-1].startswith("3.12"), out
