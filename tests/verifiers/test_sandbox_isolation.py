@@ -148,17 +148,24 @@ def test_cgroup_bounds_a_sandbox_as_a_whole(sandbox_ok: None) -> None:
             pytest.skip(f"no cgroup here: {p.limits_in_force}")
         dirs = p._sandboxes[0].cgroup.dirs  # type: ignore[union-attr]
         # Four processes of 100 MB each: every one is under RLIMIT_AS, together they are not.
-        hog = ("import os\n"
+        # Each child holds its 100 MB until the parent has forked all four (a pipe closes then), so they are
+        # alive together whatever the scheduler does.
+        hog = ("import os, time\n"
                "def f():\n"
+               "    r, w = os.pipe()\n"
                "    pids = []\n"
                "    for _ in range(4):\n"
                "        pid = os.fork()\n"
                "        if pid == 0:\n"
+               "            os.close(w)\n"
                "            b = bytearray(100 << 20)\n"
                "            for i in range(0, len(b), 4096):\n"
                "                b[i] = 1\n"
+               "            os.read(r, 1)\n"
                "            os._exit(0)\n"
                "        pids.append(pid)\n"
+               "    time.sleep(1.0)\n"
+               "    os.close(w)\n"
                "    return [os.waitpid(x, 0)[1] for x in pids]\n")
         r = p.run(hog, ["assert f() == [0, 0, 0, 0]"], timeout_s=10)
         # The group's OOM killer takes some of them (SIGKILL: status 9), or the program itself.
