@@ -35,6 +35,7 @@ FALLBACK_MARKERS = frozenset({"last_number", "last_expression"})
 # Tokens that end a chat turn; what follows them is template debris, not the answer.
 END_OF_TURN = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "<|end|>",
                "</s>", "<｜end▁of▁sentence｜>", "<end_of_turn>", "<|user|>", "<|assistant|>")  # see cut_debris
+DEBRIS_START = re.compile(r"<(?:\||/s>|｜|end_of_turn>)")
 MAX_FALLBACK_CHARS = 4_000  # the fallbacks look at the end of the response only
 MAX_STATEMENT_CHARS = 2_000  # a final statement longer than this is read from its end (bounds the span scans)
 _HEDGE_WORDS = re.compile(r"\b(?:or|maybe|perhaps|alternatively|possibly|otherwise)\b", re.IGNORECASE)
@@ -264,8 +265,8 @@ def _links(gap: str) -> bool:
 
 def cut_debris(text: str) -> str:
     """``text`` up to the first chat-template end-of-turn token that follows some content."""
-    if "<|" not in text and "</s>" not in text and "<｜" not in text and "<end_of_turn>" not in text:
-        return text  # every END_OF_TURN token starts with one of these
+    if DEBRIS_START.search(text) is None:
+        return text  # one scan: every END_OF_TURN token starts with one of these
     cut = len(text)
     for tok in END_OF_TURN:
         i = text.find(tok)

@@ -21,7 +21,15 @@ from fractions import Fraction
 from typing import ClassVar
 
 from verifiers._config import DEFAULT_MAX_CHARS, ScorerConfig
-from verifiers._extract import FALLBACK_MARKERS, HEDGE_GAP, Extraction, cut_debris, find_answer, grader_note
+from verifiers._extract import (
+    DEBRIS_START,
+    FALLBACK_MARKERS,
+    HEDGE_GAP,
+    Extraction,
+    cut_debris,
+    find_answer,
+    grader_note,
+)
 from verifiers._format_parts import format_parts
 from verifiers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number
 from verifiers._qualifiers import SCALE_WORDS
@@ -115,8 +123,8 @@ def _fast_path(response: str, gold: str) -> Score | None:
     # another #### close before it may be a hedge: the general path decides
     if i < 0 or len(response) > DEFAULT_MAX_CHARS or response.find("####", max(0, i - HEDGE_GAP - 8), i) >= 0:
         return None
-    if len(cut_debris(response)) < len(response):
-        return None  # chat-template debris: the general path cuts it first
+    if DEBRIS_START.search(response) is not None:
+        return None  # maybe chat-template debris: the general path cuts it first
     j = response.find("\n", i)
     content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
     if _SIMPLE_INT.fullmatch(content) is None:
