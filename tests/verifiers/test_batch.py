@@ -81,6 +81,7 @@ def test_cas_bound_items_go_to_threads_while_cpus_are_free(monkeypatch: pytest.M
     monkeypatch.setattr(batch, "scorer_for", lambda task: _cas_score)
     monkeypatch.setattr(batch, "free_cpus", lambda ours: free)  # as the load average would say
     # distinct checks (a repeated one would come from sympy's cache in microseconds)
+    monkeypatch.setattr(batch, "MEASURE_S", 0.0)  # judge after every item, however fast this machine is
     items = [f"x^2+{2 * k}x+{k * k}" for k in range(1, 41)]
     golds = [f"(x+{k})^2" for k in range(1, 41)]
     assert all(s.correct for s in batch.run_batch("math", items, golds, workers=None, config=None))
@@ -88,12 +89,20 @@ def test_cas_bound_items_go_to_threads_while_cpus_are_free(monkeypatch: pytest.M
 
 
 def test_cheap_items_stay_in_this_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Items that never wait for the CAS never start threads or processes, however long the batch runs:
+    the decision is judged after every item here (no timing window), with every CPU reported free."""
     used = _modes(monkeypatch)
+    monkeypatch.setattr(batch, "MEASURE_S", 0.0)
+    monkeypatch.setattr(batch, "CLOCK_EVERY", 1)
+    monkeypatch.setattr(batch, "free_cpus", lambda ours: 64.0)
     gsm = (GSM[0] * 20, GSM[1] * 20)
     assert gsm8k.score_batch(*gsm, workers=4) == [gsm8k.score(r, g) for r, g in zip(*gsm)]
-    math_loop = [math.score(r, g, config=CFG) for r, g in zip(*MATH)]
-    assert math.score_batch(*MATH, workers=4, config=CFG) == math_loop
-    assert used == []  # microseconds an item (the MATH ones come from the caches now): nothing to overlap
+    # answered in this process (exact rationals and text): no CAS time at all
+    in_process = (["\\boxed{\\frac{1}{2}}", "\\boxed{0.4}", "no", "\\boxed{x+1}", "\\boxed{(1, 2)}"] * 15,
+                  ["0.5", "0.5", "1", "1+x", "(1,2)"] * 15)
+    math_loop = [math.score(r, g, config=CFG) for r, g in zip(*in_process)]
+    assert math.score_batch(*in_process, workers=4, config=CFG) == math_loop
+    assert used == []
 
 
 def test_bad_arguments_are_config_errors() -> None:
