@@ -2,11 +2,16 @@
 
 Each case file starts with header lines, then the program:
 
-    # class: 1..6 (the classes of issue #14), seccomp, limit, host or control
+    # class: 1..6 (the classes of issue #14), A1..C4 (the red team's classes after it), seccomp, limit,
+    #        host or control
     # covers: one line
     # test: an assert (repeatable; none: the program has no tests)
     # setup: a line of test set-up code (optional, repeatable)
     # expect: the exact ExecutionResult.status (``passed`` for controls and probes that must pass)
+    # detail: TEXT           (optional) in the detail of the first test that did not pass
+    # parent-cpu-s: S        (optional) CPU seconds this process may spend while the case runs: for cases
+    #                        whose goal is to burn the parent's CPU (a bound 10x above what it costs, far
+    #                        below what the attack cost before; CPU time, so machine load does not matter)
     # pool: untouched        (optional) no sandbox may be killed, recycled or fail while it runs
     # sibling-before: NAME   (optional) siblings/NAME.py, with the same tests, runs just before it
     # sibling-after: NAME    (optional) ... queued just after it (both on the same sandbox, pipelined)
@@ -36,7 +41,10 @@ from verifiers.sandbox import CodePool
 CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 CASES = sorted(CASE_DIR.glob("*.case"))
 TIME_BOUND_S = 20.0  # generous: the per-program limit is 2 s, the parent's hard kill 2 s later
-CLASSES = {"1", "2", "3", "4", "5", "6", "seccomp", "limit", "host", "control"}
+ISSUE_CLASSES = ("1", "2", "3", "4", "5", "6")
+# The red team's classes after issue #14: reward hacks in the judge (A), parent cost (B), isolation (C).
+RED_TEAM_CLASSES = ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3", "C4")
+CLASSES = {*ISSUE_CLASSES, *RED_TEAM_CLASSES, "seccomp", "limit", "host", "control"}
 STATUSES = {"passed", "failed", "timeout", "memory", "syntax_error", "runtime_error", "crashed", "no_tests"}
 POOL_EVENTS = ("workers_started", "recycled", "hard_kills", "anomalies", "violations")
 HEALTH = ("import threading, os\n"
@@ -60,6 +68,8 @@ class Case:
     untouched: bool = False
     siblings: dict[str, str] = field(default_factory=dict)
     needs: str = ""
+    detail: str = ""
+    parent_cpu: float = 0.0
 
 
 def load_case(path: Path) -> Case:
@@ -75,7 +85,8 @@ def load_case(path: Path) -> Case:
         assert len(head.get(key, [])) == 1, f"{path.name}: needs exactly one '# {key}:' line"
     case = Case(head["class"][0], head["covers"][0], head.get("test", []), head["expect"][0], "\n".join(body) + "\n",
                 "\n".join(head.get("setup", [])), head.get("pool") == ["untouched"],
-                {k: head[k][0] for k in ("sibling-before", "sibling-after") if k in head}, (head.get("needs") or [""])[0])
+                {k: head[k][0] for k in ("sibling-before", "sibling-after") if k in head}, (head.get("needs") or [""])[0],
+                (head.get("detail") or [""])[0], float((head.get("parent-cpu-s") or ["0"])[0]))
     assert case.klass in CLASSES, f"{path.name}: unknown class {case.klass!r}"
     assert case.expect in STATUSES, f"{path.name}: expect must be one exact status, got {case.expect!r}"
     return case
@@ -149,8 +160,10 @@ def _nothing_reached(host: Host) -> None:
 def test_suite_covers_every_class() -> None:
     cases = [load_case(p) for p in CASES]
     per_class = Counter(c.klass for c in cases)
-    for klass in ("1", "2", "3", "4", "5", "6"):
+    for klass in ISSUE_CLASSES:
         assert per_class[klass] >= 3, f"class {klass} has {per_class[klass]} variants"
+    for klass in RED_TEAM_CLASSES:
+        assert per_class[klass] >= 2, f"class {klass} has {per_class[klass]} variants"
     assert per_class["control"] >= 3 and per_class["seccomp"] >= 13 and per_class["limit"] >= 8
     assert len(cases) >= 100
 
@@ -177,7 +190,7 @@ def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host) -
     tests = [_fill(t, host, marker) for t in case.tests]
     code, setup = _fill(case.code, host, marker), _fill(case.setup, host, marker)
     before = {k: p.stats[k] for k in POOL_EVENTS}
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), time.process_time()
     futs = []
     if "sibling-before" in case.siblings:
         futs.append(p.submit(_fill((CASE_DIR / "siblings" / f"{case.siblings['sibling-before']}.py").read_text(),
@@ -187,11 +200,17 @@ def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host) -
         futs.append(p.submit(_fill((CASE_DIR / "siblings" / f"{case.siblings['sibling-after']}.py").read_text(),
                                    host, marker), tests, setup))
     r = fut.result()
+    cpu = time.process_time() - cpu0
     for f in futs:
         assert f.result().passed, f"{path.stem}: an honest sibling failed: {_brief(f.result())}"
     elapsed = time.monotonic() - t0
     assert elapsed < TIME_BOUND_S, f"{path.stem} took {elapsed:.1f}s"
     assert r.status == case.expect, f"{path.stem} ({case.covers}): expected {case.expect}, got {_brief(r)}"
+    if case.parent_cpu:
+        assert cpu < case.parent_cpu, f"{path.stem}: the parent spent {cpu:.2f} s of CPU"
+    if case.detail:
+        first = next((t.detail for t in r.per_test if t.status != "passed"), r.detail)
+        assert case.detail in first, f"{path.stem}: {case.detail!r} not in {first!r}"
     if case.expect == "passed":
         assert r.tests_passed == r.tests_total == len(case.tests)
     else:

@@ -158,3 +158,15 @@ def test_full_mbpp_reference_solutions_pass(data_dir: Path, pool: CodePool) -> N
                          "timeout_s": 30.0} for p in problems])
     failed = [(p.id, r.status, r.detail) for p, r in zip(problems, results) if not r.passed]
     assert not failed
+
+
+def test_mbpp_challenge_tests_pass(data_dir: Path, pool: CodePool) -> None:
+    from verifiers.datasets import load_problems
+
+    problems = [p for p in load_problems("mbpp", data_dir / "mbpp" / "mbpp.jsonl", split="all")
+                if p.meta.get("challenge_tests")]
+    assert len(problems) >= 5
+    results = pool.map([{"code": p.solution, "tests": list(p.meta["challenge_tests"]), "setup_code": p.setup_code,
+                         "timeout_s": 30.0} for p in problems])
+    failed = [(p.id, r.status, r.detail) for p, r in zip(problems, results) if not r.passed]
+    assert not failed

@@ -7,6 +7,7 @@ import json
 import marshal
 import os
 import shutil
+import socket
 import threading
 import time
 from concurrent.futures import Future
@@ -117,7 +118,9 @@ def test_judge_plans() -> None:
     assert [leaf.name for leaf in p.leaves] == ["sum"] and p.tree[2][0][1] == ("lit", 6)
     p = plan_tests("def sum(a):\n    return 6\n", ["assert sum(f(1)) == 6"], "")[0]
     assert [leaf.name for leaf in p.leaves] == ["f"]  # the program's `sum` is not what this test calls
-    assert plan_test("assert f(1) == [1] * 10 ** 9").tree is not None  # evaluated lazily in the judge
+    # A closed expected side too large for the judge fails that test, never takes the trainer's memory.
+    tree = plan_test("assert f(1) == [1] * 10 ** 9").tree
+    assert tree is not None and tree[2][0][1][0] == "err" and "too large" in tree[2][0][1][1]
     assert plan_test("x = 1").error
 
 
@@ -140,8 +143,18 @@ def test_programs_are_unprivileged_and_see_a_minimal_tree(pool: CodePool) -> Non
             "    ctypes.CDLL(None).capget(hdr, data)\n"
             "    return [os.getuid(), os.getpid(), os.getppid(), list(data)]\n"
             "def root():\n    return sorted(os.listdir('/'))\n"
-            "def ifaces():\n    return sorted(n for _, n in socket.if_nameindex())\n")
-    r = pool.run(code, ["assert who() == 0", "assert root() == 0", "assert ifaces() == 0"])
+            "def ifaces(names):\n"
+            "    out = []\n"
+            "    for n in names:\n"
+            "        try:\n"
+            "            socket.if_nametoindex(n)\n"
+            "            out.append(n)\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "    return sorted(out)\n")
+    # The host's interfaces, looked up inside by name (ioctl; the netlink listing is denied in the sandbox).
+    host = sorted({n for _, n in socket.if_nameindex()} | {"lo", "eth0"})
+    r = pool.run(code, ["assert who() == 0", "assert root() == 0", f"assert ifaces({host!r}) == 0"])
     # uid 0 of its own user namespace, pid 1 of its own pid namespace (no parent visible), no capabilities.
     assert _got(r, 0) == [0, 1, 0, [0] * 6]
     top = _got(r, 1)

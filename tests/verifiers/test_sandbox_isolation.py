@@ -174,6 +174,50 @@ def test_cgroup_bounds_a_sandbox_as_a_whole(sandbox_ok: None) -> None:
     assert not any(d.exists() for d in dirs)  # removed with the pool
 
 
+def test_each_sandbox_gets_one_cpu_share(sandbox_ok: None) -> None:
+    # Where a CPU controller is in force, every sandbox has the same weight and at most Limits.cpus CPUs, so
+    # a program forking busy processes slows only its own sandbox (the fair share itself is measured in
+    # evals/sandbox/cpu_fairness.py, not asserted on a shared machine).
+    from verifiers.sandbox import _cgroups
+
+    with CodePool(workers=2) as p:
+        groups = [sb.cgroup for sb in p._sandboxes]
+        if not p.cgroup_in_force or not p._spec.cgroups.cpu:  # type: ignore[union-attr]
+            pytest.skip(f"no CPU controller here: {p.limits_in_force}")
+        for g in groups:
+            assert g is not None
+            if g.version == 1:
+                cpu = g.dirs[2]
+                assert (cpu / "cpu.shares").read_text().strip() == str(_cgroups.CPU_SHARES_V1)
+                quota = int((cpu / "cpu.cfs_quota_us").read_text())
+                assert quota == int((cpu / "cpu.cfs_period_us").read_text()) == _cgroups.CPU_PERIOD_US
+            else:
+                assert (g.dirs[0] / "cpu.max").read_text().split() == [str(_cgroups.CPU_PERIOD_US)] * 2
+        assert p.run(*OK).passed
+
+
+def test_root_sandboxes_own_their_user_namespace(sandbox_ok: None) -> None:
+    # As root, the leased uid owns each sandbox's user namespace, so the per-user kernel counts the kernel
+    # charges to a namespace's owner (pending signals, ...) are that uid's, never root's.
+    import fcntl
+    import struct
+
+    if not _isolation.host_is_root():
+        pytest.skip("a normal user owns its sandboxes' namespaces itself")
+    ns_get_owner_uid = 0xB704
+    with CodePool(workers=2) as p:
+        for sb in p._sandboxes:
+            assert sb.lease is not None
+            fd = os.open(f"/proc/{sb.proc.pid}/ns/user", os.O_RDONLY)
+            try:
+                buf = bytearray(4)
+                fcntl.ioctl(fd, ns_get_owner_uid, buf)
+            finally:
+                os.close(fd)
+            assert struct.unpack("I", buf)[0] == sb.lease.uid
+        assert p.run(*OK).passed
+
+
 def test_user_namespace_settings_are_diagnosed(tmp_path: Path) -> None:
     def sysctl(**values: str) -> str:
         d = tmp_path / str(len(list(tmp_path.iterdir())))

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from verifiers.errors import SandboxError
 from verifiers.sandbox import CodePool
-from verifiers.sandbox._judge import judge, plan_test, plan_tests, setup_bindings
+from verifiers.sandbox._judge import judge, plan_test, plan_tests
+from verifiers.sandbox._setup import setup_scope
 
 
 def _names(plan: object) -> list[str | None]:
@@ -49,8 +50,12 @@ def test_names_the_program_defines_do_not_move_tests_into_the_sandbox() -> None:
 
 
 def test_set_up_imports_resolve_in_the_parent_and_other_set_up_names_in_the_sandbox() -> None:
+    import math
+
     setup = "import math\nfrom math import isclose as near\nimport os\nroot = Node(1)"
-    assert setup_bindings(setup) == (("math", "math", None), ("near", "math", "isclose"))
+    scope = setup_scope(setup)
+    assert scope.env == {"math": math, "near": math.isclose} and scope.program == {"root"}
+    assert scope.foreign == {"os"}
     p = plan_tests("", ["assert near(depth(root), 1.0)"], setup)[0]
     assert p.tree[1] == "math.isclose" and [leaf.source for leaf in p.leaves] == ["depth(root)"]
 
@@ -83,7 +88,12 @@ _VALUES = {
 }
 _WRAPS = ["{}", "len({})", "sorted({})", "set({})", "str({})", "list({})", "tuple({})", "sum({})", "abs({})",
           "max({})", "min({})", "bool({})", "math.isclose({}, 1.25)", "round({}, 1)", "{}[0]", "{}[1:]",
-          "{} * 2", "{} + {}"]
+          "{} * 2", "{} + {}",
+          # evaluated in the judge since the red team's round: comprehensions and generators (unrolled over
+          # closed iterables, looped over program values), map/filter over lambdas, pure methods, modules
+          "[v for v in {}]", "sum(1 for _ in {})", "list(map(lambda v: v, {}))", "[{} for _ in range(2)]",
+          "all(v == v for v in {})", "{}.count(1)", "str({}).upper()", "str({}).startswith('1')",
+          "operator.add({}, {})", "list(filter(lambda v: v, {}))", "dict((k, v) for k, v in {}.items())"]
 _EXPECTED = ["0", "1", "1.25", "'11'", "[0, 1]", "(1, 2)", "{'0': 0}", "{0, 1}", "True", "None", "[]",
              "set()", "8", "[[0, (0, '0')]]", "len([1, 2, 3])", "sorted([2, 1])", "math.sqrt(4)", "(2, 3)"]
 _OPS = ["==", "!=", "<", "in", "not in", ">="]
@@ -92,7 +102,7 @@ _OPS = ["==", "!=", "<", "in", "not in", ">="]
 @st.composite
 def _case(draw: st.DrawFn) -> tuple[str, list[str]]:
     kind = draw(st.sampled_from(sorted(_VALUES)))
-    code = f"import math\ndef f(x):\n    return {_VALUES[kind]}\n"
+    code = f"import math\nimport operator\ndef f(x):\n    return {_VALUES[kind]}\n"
     tests = []
     for _ in range(draw(st.integers(1, 3))):
         arg = draw(st.integers(0, 5))
@@ -100,6 +110,9 @@ def _case(draw: st.DrawFn) -> tuple[str, list[str]]:
         test = f"assert {wrap} {draw(st.sampled_from(_OPS))} {draw(st.sampled_from(_EXPECTED))}"
         if draw(st.booleans()):
             test = f"assert not ({test[7:]})" if draw(st.booleans()) else f"{test} or f({arg}) == f({arg})"
+        if draw(st.integers(0, 4)) == 0:  # a program call per closed item, inside any()/all()
+            test = f"assert {draw(st.sampled_from(['all', 'any']))}(f(i) {draw(st.sampled_from(_OPS))} " \
+                   f"{draw(st.sampled_from(_EXPECTED))} for i in range({arg}))"
         tests.append(test)
     return code, tests
 
@@ -144,3 +157,64 @@ def test_verdicts_match_plain_python(pool: CodePool, case: tuple[str, list[str]]
     r = pool.run(code, tests)
     got = [t.status == "passed" for t in r.per_test]
     assert got == _plain_python(code, tests), (code, tests, r.per_test)
+
+
+# ------------------------------------------------------------------------------ red team round (issue 14)
+
+_SECRET_SHAPES = [  # each hides 987654 as an expected value or a comparison operand
+    "assert all(f(x) == y for x, y in [(1, 987654), (3, 987654)])",
+    "assert sum(f(x) == 987654 for x in [1, 2]) == 2",
+    "assert list(map(lambda x: f(x) == 987654, [1])) == [True]",
+    "assert list(filter(lambda x: f(x) == 987654, [1, 2])) == [2]",
+    "assert [f(1) == 987654][0]",
+    "assert f('abc').startswith('987654')",
+    "assert f([3, 1]).issubset({987654})",
+    "assert re.fullmatch(r'987654', f(1))",
+    "assert cmath.isclose(f(1), 987654 + 4j)",
+    "assert operator.eq(f(1), 987654)",
+    "assert f(1).count(5) == 987654",
+    "assert {k: f(k) for k in (1, 2)} == {1: 987654}",
+]
+
+
+@pytest.mark.parametrize("test", _SECRET_SHAPES)
+def test_no_comparison_or_expected_value_reaches_a_leaf(test: str) -> None:
+    p = plan_test(test)
+    assert p.tree is not None, p.error
+    for leaf in p.leaves:
+        assert leaf.name == "f" and "987654" not in json.dumps(leaf.wire()), leaf
+        assert "==" not in leaf.source and "lambda" not in leaf.source
+
+
+@pytest.mark.parametrize(("test", "setup", "why"), [
+    ("assert check(f)", "def check(candidate):\n    return candidate(1) == 2", "set-up code's function"),
+    ("assert f(1) == date(2020, 1, 2)", "from datetime import date", "imported by the set-up code"),
+    ("assert all(f(x) > 0 for x in g(3))", "", "per item of a program value"),
+    ("assert getattr(f(1), 'x') == 2", "", "test value"),
+    ("assert re.match(f(1), 'aaa')", "", "pattern"),
+    ("assert f(1) == next(it)", "it = iter([1, 2])", "one-shot iterator"),
+])
+def test_shapes_that_would_judge_beside_the_program_are_refused(test: str, setup: str, why: str) -> None:
+    p = plan_tests("", [test], setup)[0]
+    assert p.tree is None and p.error is not None and p.error.startswith("unsupported test shape") and why in p.error
+
+
+def test_one_shot_iterators_are_fresh_for_every_judgement() -> None:
+    p = plan_test("assert f(5) not in (i * i for i in range(10))")
+    for _ in range(3):  # the same cached plan judges many programs
+        assert judge(p, {p.leaves[0].index: 4}, {})[0] is False
+        assert judge(p, {p.leaves[0].index: 101}, {})[0] is True
+
+
+def test_set_up_code_binds_in_the_parent_what_it_can() -> None:
+    import math
+
+    setup = ("from math import *\nexpected = [1, 2, 3]\nexpected.append(4)\n"
+             "def approx(a, b):\n    return abs(a - b) < 1e-9\nroot = Node(1)\ndef run():\n    return f(1)\n")
+    scope = setup_scope(setup)
+    assert scope.env["sqrt"] is math.sqrt and scope.env["expected"] == [1, 2, 3, 4] and callable(scope.env["approx"])
+    assert scope.program == {"root"} and "run" in scope.refused
+    p = plan_tests("", ["assert f(16) == sqrt(16) and f(0) == expected and approx(f(1), 1.0)"],
+                   "from math import *\nexpected = [1, 2, 3]\ndef approx(a, b):\n    return abs(a - b) < 1e-9\n")[0]
+    assert [leaf.name for leaf in p.leaves] == ["f", "f", "f"]
+    assert setup_scope(setup) is scope  # cached: RL scores the same set-up code many times

@@ -1,13 +1,18 @@
 """Per-sandbox cgroups: one memory limit for everything a sandbox holds (its processes, tmpfs and memfd
-pages included) and a process limit, where the host lets this process create cgroups.
+pages included), a process limit and a CPU share, where the host lets this process create cgroups.
 
 * cgroup v2: a delegated directory given explicitly (``CodePool(cgroup=PATH)`` or
   ``$VERIFIERS_SANDBOX_CGROUP``), or, as root on a host whose unified hierarchy has the ``memory`` and
   ``pids`` controllers, ``/sys/fs/cgroup/verifiers-sandbox``. Each sandbox gets ``memory.max``,
-  ``memory.swap.max = 0`` and ``pids.max``.
-* cgroup v1 (hybrid hosts, root only): a child of this process's own ``memory`` and ``pids`` groups with
-  ``memory.limit_in_bytes`` (and ``memory.memsw.limit_in_bytes`` where swap is accounted) and ``pids.max``.
+  ``memory.swap.max = 0``, ``pids.max`` and, with the ``cpu`` controller, ``cpu.weight`` and ``cpu.max``.
+* cgroup v1 (hybrid hosts, root only): a child of this process's own ``memory``, ``pids`` (and ``cpu``)
+  groups with ``memory.limit_in_bytes`` (and ``memory.memsw.limit_in_bytes`` where swap is accounted),
+  ``pids.max``, ``cpu.shares`` and a CFS quota.
 * otherwise none: programs are bounded by per-process RLIMIT_AS and RLIMIT_NPROC only (`describe`).
+
+CPU: every sandbox gets the same weight and at most `Limits.cpus` CPUs, so a program that forks busy
+processes slows its own sandbox, not the others (without a CPU controller the sandbox's one session
+gives it one scheduler autogroup: see `_seccomp`).
 
 The parent moves a sandbox's first process in before that process starts the program side, so every
 process of the sandbox is charged. An out-of-memory kill is read back from the group's counters.
@@ -30,10 +35,16 @@ _serial = itertools.count()
 
 @dataclass(frozen=True)
 class Limits:
-    """What one sandbox may hold in all: bytes of memory, processes and threads."""
+    """What one sandbox may hold in all: bytes of memory, processes and threads, CPUs of run time."""
 
     memory_bytes: int
     pids: int
+    cpus: float = 1.0
+
+
+CPU_PERIOD_US = 20_000
+CPU_SHARES_V1 = 1024  # the default weight: sandboxes are equal to each other and to a default group
+CPU_WEIGHT_V2 = 100
 
 
 def _write(path: Path, value: str) -> None:
@@ -53,7 +64,7 @@ def _counter(path: Path, key: str) -> int:
 
 
 class SandboxCgroup:
-    """One sandbox's group(s): ``dirs`` is one directory (v2) or the memory and pids groups (v1)."""
+    """One sandbox's group(s): ``dirs`` is one directory (v2) or the memory, pids (and cpu) groups (v1)."""
 
     def __init__(self, version: int, dirs: tuple[Path, ...]) -> None:
         self.version = version
@@ -82,13 +93,15 @@ class SandboxCgroup:
 class Cgroups:
     """Where this pool's sandbox groups are made (`detect` builds it)."""
 
-    def __init__(self, version: int, bases: tuple[Path, ...]) -> None:
+    def __init__(self, version: int, bases: tuple[Path, ...], cpu: bool = False) -> None:
         self.version = version
-        self.bases = bases  # v2: (parent,), v1: (memory parent, pids parent)
+        self.bases = bases  # v2: (parent,), v1: (memory parent, pids parent[, cpu parent])
+        self.cpu = cpu  # a CPU controller is in force
         self._names = itertools.count()
 
     def describe(self) -> str:
-        return f"cgroup v{self.version} under {', '.join(str(b) for b in self.bases)}"
+        return (f"cgroup v{self.version} under {', '.join(str(b) for b in self.bases)}"
+                + ("" if self.cpu else " (no CPU controller)"))
 
     def create(self, limits: Limits) -> SandboxCgroup:
         """A new group with ``limits``; `SandboxError` if the host refuses."""
@@ -103,16 +116,23 @@ class Cgroups:
                 if (d / "memory.swap.max").exists():
                     _write(d / "memory.swap.max", "0")
                 _write(d / "pids.max", str(limits.pids))
+                if self.cpu:
+                    _write(d / "cpu.weight", str(CPU_WEIGHT_V2))
+                    _write(d / "cpu.max", f"{int(limits.cpus * CPU_PERIOD_US)} {CPU_PERIOD_US}")
             else:
-                mem, pids = (b / name for b in self.bases)
-                mem.mkdir()
-                made.append(mem)
-                pids.mkdir()
-                made.append(pids)
+                for b in self.bases:
+                    (b / name).mkdir()
+                    made.append(b / name)
+                mem, pids = made[0], made[1]
                 _write(mem / "memory.limit_in_bytes", str(limits.memory_bytes))
                 if (mem / "memory.memsw.limit_in_bytes").exists():
                     _write(mem / "memory.memsw.limit_in_bytes", str(limits.memory_bytes))
                 _write(pids / "pids.max", str(limits.pids))
+                if self.cpu:
+                    cpu = made[2]
+                    _write(cpu / "cpu.shares", str(CPU_SHARES_V1))
+                    _write(cpu / "cpu.cfs_period_us", str(CPU_PERIOD_US))
+                    _write(cpu / "cpu.cfs_quota_us", str(int(limits.cpus * CPU_PERIOD_US)))
         except OSError as exc:
             for d in made:
                 try:
@@ -175,15 +195,21 @@ def _v2_at(base: Path) -> Cgroups:
     ctrls = (base / "cgroup.controllers").read_text().split()
     if not {"memory", "pids"} <= set(ctrls):
         raise SandboxError(f"cgroup {base} lacks the memory/pids controllers (has: {' '.join(ctrls) or 'none'})")
+    wanted = ["memory", "pids"] + (["cpu"] if "cpu" in ctrls else [])
     sub = (base / "cgroup.subtree_control").read_text().split()
-    missing = [c for c in ("memory", "pids") if c not in sub]
+    missing = [c for c in wanted if c not in sub]
     if missing:
-        _write(base / "cgroup.subtree_control", " ".join("+" + c for c in missing))
+        try:
+            _write(base / "cgroup.subtree_control", " ".join("+" + c for c in missing))
+        except OSError:
+            if "cpu" not in missing or len(missing) > 1:
+                raise
+            wanted.remove("cpu")  # the CPU controller may be unavailable (e.g. realtime threads): go on without
     _reap_stale(base)
     pool = base / _pool_dir_name()
     pool.mkdir()
-    _write(pool / "cgroup.subtree_control", "+memory +pids")
-    return Cgroups(2, (pool,))
+    _write(pool / "cgroup.subtree_control", " ".join("+" + c for c in wanted))
+    return Cgroups(2, (pool,), cpu="cpu" in wanted)
 
 
 def _v1_auto() -> Cgroups | None:
@@ -193,13 +219,22 @@ def _v1_auto() -> Cgroups | None:
         return None
     bases = []
     name = _pool_dir_name()
-    for root, ctrl in ((mem_root, "memory"), (pids_root, "pids")):
+    roots = [(mem_root, "memory"), (pids_root, "pids")]
+    cpu_root = ROOT / "cpu"
+    if "cpu" in own and (cpu_root / "cpu.cfs_quota_us").exists():
+        roots.append((cpu_root, "cpu"))
+    for root, ctrl in roots:
         parent = root / own[ctrl].lstrip("/")
         _reap_stale(parent)
         d = parent / name
-        d.mkdir()
+        try:
+            d.mkdir()
+        except OSError:
+            if ctrl != "cpu":
+                raise
+            break  # no CPU controller for us: memory and pids still hold
         bases.append(d)
-    return Cgroups(1, (bases[0], bases[1]))
+    return Cgroups(1, tuple(bases), cpu=len(bases) == 3)
 
 
 def detect(setting: str | None, root: bool) -> Cgroups | None:

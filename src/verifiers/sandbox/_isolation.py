@@ -7,16 +7,17 @@ Security model (``isolation="bwrap"``), the same as root and as a normal user:
   (`_uids.lease_uid`), or the user's own uid otherwise. The process that creates the namespace blocks
   until the parent has written the uid/gid maps (``setgroups`` denied). As a normal user that is
   bubblewrap itself (``--unshare-user --userns-block-fd``); as root it is `_launcher`, which creates the
-  namespace while still privileged (so root does not depend on the host allowing *unprivileged* user
-  namespaces), switches to the mapped uid and execs bubblewrap inside it. RLIMIT_NPROC is counted per
+  namespace as the leased uid (so that uid owns it and is charged the per-user kernel counts of its
+  processes; as root where the host forbids unprivileged user namespaces) and execs bubblewrap inside
+  it. RLIMIT_NPROC is counted per
   namespace (kernel >= 5.14), independent of what else the user runs. The zygote keeps ``CAP_SYS_ADMIN``
   and ``CAP_SETPCAP`` *in that namespace only*: enough to give each program its own pid namespace and a
   fresh tmpfs at ``/tmp``; each program's child drops every capability before its code is read.
 * Namespaces: user, mount, pid, net (no interfaces but a down loopback), ipc, uts, cgroup.
   ``--die-with-parent``, ``--new-session``, an empty environment.
 * File view, all read-only: the interpreter binary, its stdlib (``site-packages`` masked by an empty
-  read-only tmpfs), the shared libraries these load (found with ``ldd``), a minimal ``/dev``; the root
-  itself is remounted read-only. Each program gets a fresh tmpfs at ``/tmp``, mounted by the zygote for it
+  read-only tmpfs), the shared libraries these load (found with ``ldd``), a ``/dev`` with only `DEVICES`
+  (no devpts, so no pseudo-terminals); the root itself is remounted read-only. Each program gets a fresh tmpfs at ``/tmp``, mounted by the zygote for it
   and dropped unread once all its processes are gone.
   No ``/proc``, no shell, no project tree, no datasets, no home directories.
 * The zygote's own source arrives over its control socket (`BOOTSTRAP`), never as a file of the project.
@@ -46,6 +47,7 @@ ZYGOTE_SOURCE_PATH = Path(__file__).with_name("_zygote.py")
 LAUNCHER_SOURCE_PATH = Path(__file__).with_name("_launcher.py")
 # Root only: empty, world-traversable mount points where `_launcher` binds what a leased uid cannot reach.
 STAGE_DIR = "/run/verifiers-sandbox-stage"
+DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 # Capabilities the zygote keeps inside its own user namespace (see the module docstring).
 ZYGOTE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
 
@@ -206,17 +208,24 @@ def bwrap_argv(ctl_fd: int, seccomp_fd: int | None, *, userns_fds: tuple[int, in
         argv += ["--ro-bind", _staged(src, stages), dest]
     for m in lay.masked:
         argv += ["--tmpfs", m, "--remount-ro", m]
-    argv += ["--dev", "/dev", "--remount-ro", "/dev", "--perms", "0755", "--dir", "/tmp", "--remount-ro", "/"]
+    # A minimal /dev: four device nodes bound from the host, no devpts (a program could drain the host's
+    # pseudo-terminal pool through /dev/ptmx), no shm, no tty.
+    argv += ["--perms", "0755", "--dir", "/dev"]
+    for dev in DEVICES:
+        argv += ["--dev-bind", dev, dev]
+    argv += ["--perms", "0755", "--dir", "/tmp", "--remount-ro", "/"]
     argv += ["--", lay.executable, "-I", "-S", "-B", "-c", BOOTSTRAP, str(ctl_fd)]
     return argv
 
 
-def launcher_argv(report_fd: int, release_fd: int, stages: tuple[tuple[str, str], ...], bwrap: list[str]) -> list[str]:
-    """Root's command line: `_launcher` (talking over the two fds), which then execs ``bwrap``."""
+def launcher_argv(report_fd: int, release_fd: int, uid: int, stages: tuple[tuple[str, str], ...],
+                  bwrap: list[str]) -> list[str]:
+    """Root's command line: `_launcher` (talking over the two fds, making a user namespace owned by the
+    leased ``uid``), which then execs ``bwrap``."""
     exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
     flat = [x for pair in stages for x in pair]
     return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", launcher_source(), str(report_fd), str(release_fd),
-                            str(len(stages)), *flat, "--", *bwrap])
+                            str(uid), str(len(stages)), *flat, "--", *bwrap])
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,20 +1,29 @@
 """Judging in the trusted parent: split each assert into parent-side logic and program-side "leaves".
 
-Names in a test resolve in one of two places:
+Names in a test resolve in one of three places:
 
-* **parent names** — builtins, the modules of `PARENT_MODULES`, and what the set-up code imports from
-  them. They resolve in this process to pristine objects no program ever ran beside.
-* **program names** — everything else: the program's functions and classes, and what non-import set-up
+* **parent names** — builtins (`_pure.PARENT_BUILTINS`), the modules of `PARENT_MODULES`, and what the
+  set-up code binds in the parent (`_setup.setup_scope`: its imports of those modules, star-imports
+  expanded, and its closed statements). They resolve in this process to pristine objects.
+* **loop names** — the targets of a test's comprehensions (and of the lambdas of ``map``/``filter``).
+* **program names** — everything else: the program's functions and classes, and what program-side set-up
   code builds with them (MBPP's trees of the program's ``Node`` class). They exist only in the sandbox.
 
 A sub-expression that uses parent names only is *closed*: it is evaluated here, once, when the test is
-planned (``set((4, 5))``, ``sys.getsizeof((1, 2))``, ``math.sqrt(2)``); it never runs in the sandbox and,
-if it raises, it stays an error. The comparison, ``and``/``or``/``not``, arithmetic and the functions of
-`_PARENT_FUNCS` run here on decoded plain data (``set(f(x)) == ...``, ``math.isclose(f(1), 2.5)``).
-What remains are *leaves*, the program's own calls (``f(x)``), the only part that runs in the sandbox;
-their closed arguments travel to it as values. A leaf can also hold what the parent does not evaluate
-on program values (a method of a program object, a call outside `_PARENT_FUNCS` over program values):
-that only shapes the program's own side of a test, never an expected side or the comparison.
+planned (``set((4, 5))``, ``math.sqrt(2)``); if it raises, it stays an error; if it is a one-shot iterator
+it is evaluated afresh for every judgement. Comparisons, ``and``/``or``/``not``, arithmetic, displays,
+subscripts, the functions of `_pure.FUNCS` and the pure methods of `_pure.METHODS` run here on decoded
+plain data. Comprehensions (and ``map``/``filter`` over a lambda or a program function) over closed
+iterables are unrolled here: each item's program calls are their own leaves, with the item's values as
+inputs; over a program value they loop here, and may then not call the program per item.
+
+What remains are *leaves*, the only part that runs in the sandbox. A leaf is the program's own answer:
+a call, attribute or subscript rooted at a program name (``f(x)``, ``obj.area()``, ``f(1)[0]``), whose
+arguments are inputs (closed ones travel as values), or a judge builtin applied to program names alone
+(``len(root)``). A leaf never holds a comparison or a test value outside a program call's arguments, and is
+never rooted at a name the set-up code binds: a test that would need one (``operator.eq(f(1), 42)`` with an
+operator the judge does not evaluate, ``check(f)`` with ``check`` defined by set-up code, ``f(1) == date(...)``
+with ``date`` imported beside the program) is refused as an unsupported test shape, never evaluated there.
 
 One exception keeps MBPP's task 126 meaningful: a test whose only call is a builtin name at the root of
 its left-hand side (``assert sum(10, 15) == 6``) calls the program's function of that name when the
@@ -28,117 +37,37 @@ import ast
 import builtins
 import functools
 import importlib
-import math
-import operator
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from verifiers.sandbox._protocol import MAX_SAME_HASH, ValueRejected, check_hash_flood, encode_value
+from verifiers.sandbox._pure import (
+    BINOPS,
+    CLOSED_GUARDS,
+    CMPOPS,
+    FUNC_KEYS,
+    FUNCS,
+    MAX_EVAL_STEPS,
+    METHOD_NAMES,
+    PARENT_BUILTINS,
+    PARENT_MODULES,
+    PREDICATE_METHODS,
+    TEST_ONLY_ARGS,
+    WRAPPABLE,
+    Unsafe,
+    call_method,
+    parent_builtins,
+)
+from verifiers.sandbox._setup import EMPTY_SCOPE, SetupScope, setup_scope
 
-# Modules whose names resolve in the parent (pure computation; no files, processes or environment).
-PARENT_MODULES = frozenset({
-    "math", "cmath", "sys", "re", "string", "collections", "itertools", "functools", "heapq", "bisect",
-    "operator", "statistics", "decimal", "fractions",
-})
 _BUILTIN_NAMES = frozenset(dir(builtins))
 MAX_TEST_CHARS = 100_000
-# Bounds on parent work over program values (decoded values are already bounded in nodes and bytes).
-MAX_REPEAT_LEN = 100_000
-MAX_POW_BITS = 1_000_000
-MAX_FACTORIAL_ARG = 5_000
-
-
-class _Unsafe(Exception):
-    """An operation the parent refuses on program values (unbounded result)."""
-
-
-def _guard_int(n: Any, bound: int, what: str) -> None:
-    if type(n) is int and abs(n) > bound:
-        raise _Unsafe(f"{what} argument too large to evaluate in the judge")
-
-
-def _pow(a: Any, b: Any, m: Any = None) -> Any:
-    if m is None and type(a) is int and type(b) is int and b > 0 and a.bit_length() * b > MAX_POW_BITS:
-        raise _Unsafe("power too large to evaluate in the judge")
-    return pow(a, b) if m is None else pow(a, b, m)
-
-
-def _factorial(n: Any) -> Any:
-    _guard_int(n, MAX_FACTORIAL_ARG, "factorial")
-    return math.factorial(n)
-
-
-def _comb(n: Any, k: Any) -> Any:
-    _guard_int(n, MAX_FACTORIAL_ARG, "comb")
-    return math.comb(n, k)
-
-
-def _perm(n: Any, k: Any = None) -> Any:
-    _guard_int(n, MAX_FACTORIAL_ARG, "perm")
-    return math.perm(n, k)
-
-
-def _prod(xs: Any, start: Any = 1) -> Any:
-    out = start
-    for x in xs:
-        out = out * x
-        if type(out) is int and out.bit_length() > MAX_POW_BITS:
-            raise _Unsafe("product too large to evaluate in the judge")
-    return out
-
-
-def _round(x: Any, ndigits: Any = None) -> Any:
-    _guard_int(ndigits, 1000, "round")
-    return round(x) if ndigits is None else round(x, ndigits)
-
-
-def _hashing(ctor: Callable[..., Any]) -> Callable[..., Any]:
-    """``ctor`` (set, frozenset, dict) refusing program values crafted to share one hash (quadratic build)."""
-    def build(*args: Any, **kw: Any) -> Any:
-        if args and isinstance(args[0], (list, tuple, set, frozenset, dict)) and len(args[0]) > MAX_SAME_HASH:
-            items = args[0]
-            keys = list(items) if not isinstance(items, list) or ctor is not dict else [
-                p[0] if isinstance(p, (list, tuple)) and p else p for p in items]
-            check_hash_flood(keys)
-        return ctor(*args, **kw)
-    return build
-
-
-def _range(*args: Any) -> range:
-    r = range(*args)
-    if len(r) > MAX_REPEAT_LEN:
-        raise _Unsafe("range too long to evaluate in the judge")
-    return r
-
-
-# Functions the parent applies to program values: bounded work on plain data, pristine objects.
-_PARENT_FUNCS: dict[str, Callable[..., Any]] = {
-    "abs": abs, "round": _round, "min": min, "max": max, "sum": sum, "len": len, "sorted": sorted,
-    "set": _hashing(set), "frozenset": _hashing(frozenset), "list": list, "tuple": tuple, "dict": _hashing(dict),
-    "bool": bool, "int": int,
-    "float": float, "complex": complex, "str": str, "repr": repr, "any": any, "all": all, "divmod": divmod,
-    "pow": _pow, "ord": ord, "chr": chr, "hex": hex, "oct": oct, "bin": bin, "isinstance": isinstance,
-    "range": _range,
-    **{f"math.{n}": getattr(math, n) for n in (
-        "isclose", "sqrt", "floor", "ceil", "fabs", "trunc", "gcd", "lcm", "isqrt", "hypot", "log", "log2",
-        "log10", "exp", "sin", "cos", "tan", "atan", "atan2", "degrees", "radians", "isnan", "isinf",
-        "isfinite", "copysign", "fsum", "dist")},
-    "math.pow": math.pow, "math.factorial": _factorial, "math.comb": _comb, "math.perm": _perm,
-    "math.prod": _prod,
-}
-_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: _pow, ast.BitAnd: operator.and_,
-    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
-}
-_CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-}
+MAX_UNROLLED_ITEMS = 10_000  # comprehension items one test may unroll
+MAX_LEAVES_PER_TEST = 10_000
+UNSUPPORTED = "unsupported test shape"
 
 Node = tuple[Any, ...]
 
@@ -148,9 +77,10 @@ class Leaf:
     """A program-side sub-expression: ``name(*args, **kw)`` (``name`` set) or ``source`` evaluated with
     ``__leafargs__`` bound to ``values`` (closed inputs, tagged-encoded); ``truth``: report only its truth.
 
-    ``wrap``: the judge function call around it, with the leaf as ``__leafvalue__`` (``str(__leafvalue__)``):
-    when the leaf's value is not plain data (a program object), the child evaluates that instead, on the
-    same value, and its result stands for the whole call (still only the program's side of the test).
+    ``wrap``: the call around it, with the leaf as ``__leafvalue__``: a judge builtin (``str(__leafvalue__)``)
+    or a method that is not a predicate (``__leafvalue__.get(__wrapargs__[0])``, its inputs in
+    ``wrap_values``). When the leaf's value is not plain data (a program object), the child evaluates that
+    instead, on the same value, and its result stands for the whole call (still the program's own answer).
     """
 
     index: int
@@ -159,10 +89,11 @@ class Leaf:
     name: str | None
     values: tuple[Any, ...]
     wrap: str | None = None
+    wrap_values: tuple[Any, ...] = ()
 
     def wire(self) -> list[Any]:
         """The leaf as the child reads it."""
-        return [self.index, self.truth, self.name, self.source, list(self.values), self.wrap]
+        return [self.index, self.truth, self.name, self.source, list(self.values), self.wrap, list(self.wrap_values)]
 
 
 @dataclass(frozen=True)
@@ -187,44 +118,6 @@ def parse_python(source: str) -> ast.Module:
         return ast.parse(source)
 
 
-@functools.lru_cache(maxsize=4096)
-def setup_bindings(setup_code: str) -> tuple[tuple[str, str, str | None], ...]:
-    """``(name, module, attribute)`` for each name the set-up code imports from `PARENT_MODULES`.
-
-    Those names resolve in the parent; everything else the set-up code binds is program-side. Set-up
-    code that does not parse binds nothing here (the sandbox then reports its error).
-    """
-    if not setup_code.strip():
-        return ()
-    try:
-        mod = parse_python(setup_code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ()
-    out: list[tuple[str, str, str | None]] = []
-    for st in mod.body:
-        if isinstance(st, ast.Import):
-            for a in st.names:
-                root = a.name.split(".")[0]
-                if root in PARENT_MODULES and (a.asname is None or "." not in a.name):
-                    out.append((a.asname or root, a.name if a.asname else root, None))
-        elif isinstance(st, ast.ImportFrom) and st.level == 0 and st.module in PARENT_MODULES:
-            for a in st.names:
-                if a.name != "*":
-                    out.append((a.asname or a.name, st.module, a.name))
-    return tuple(out)
-
-
-def _parent_env(bindings: tuple[tuple[str, str, str | None], ...]) -> dict[str, Any]:
-    env: dict[str, Any] = {}
-    for name, module, attr in bindings:
-        try:
-            mod = importlib.import_module(module)
-            env[name] = getattr(mod, attr) if attr else mod
-        except (ImportError, AttributeError):
-            continue
-    return env
-
-
 _DEF_RE_CACHE: dict[str, re.Pattern[str]] = {}
 
 
@@ -245,14 +138,14 @@ def entry_points(code: str, candidates: Iterable[str]) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=65536)  # RL scores the same tests many times; plans are immutable
 def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = frozenset(),
-              bindings: tuple[tuple[str, str, str | None], ...] = ()) -> TestPlan:
+              setup_code: str = "") -> TestPlan:
     """Parse one ``assert`` statement into a `TestPlan` (leaf indices start at ``first_index``).
 
     Args:
         source: the assert statement.
         first_index: index of its first leaf (leaves of all tests of a program share one numbering).
         entries: builtin names the program defines as its entry point (see `entry_points`).
-        bindings: names the set-up code imports (see `setup_bindings`).
+        setup_code: the test's set-up code (see `_setup.setup_scope`).
 
     Example:
         >>> p = plan_test("assert f(1) == (4, 5)")
@@ -269,8 +162,7 @@ def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = froze
     if len(mod.body) != 1 or not isinstance(mod.body[0], ast.Assert):
         return TestPlan(source, None, (), "test is not a single assert statement")
     test = mod.body[0].test
-    env = _parent_env(bindings)
-    planner = _Planner(source, first_index, env)
+    planner = _Planner(source, first_index, setup_scope(setup_code) if setup_code else EMPTY_SCOPE)
     candidate = planner.entry_candidate(test)
     if candidate in entries:
         planner.set_entry(planner.subject(test))
@@ -278,19 +170,38 @@ def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = froze
         tree = planner.plan(test, truth=True)
     except RecursionError:
         return TestPlan(source, None, (), "test nested too deeply")
+    except _Refused as exc:
+        return TestPlan(source, None, (), f"{UNSUPPORTED}: {exc}"[:300])
     return TestPlan(source, tree, tuple(planner.leaves), entry_candidate=candidate)
 
 
+class _Refused(Exception):
+    """The test needs the program's process to evaluate one of its own values or comparisons."""
+
+
+class _NotShippable(Exception):
+    pass
+
+
+_CONST, _VAR = "const", "var"
+
+
 class _Planner:
-    def __init__(self, source: str, first: int, env: dict[str, Any]) -> None:
+    def __init__(self, source: str, first: int, scope: SetupScope) -> None:
         self.source = source
         self.first = first
-        self.env = env
-        self.parent_names = _BUILTIN_NAMES | PARENT_MODULES | frozenset(env)
+        self.env = scope.env
+        self.foreign = scope.foreign
+        self.refused = scope.refused
+        shadowed = scope.program | scope.foreign | frozenset(scope.refused)
+        self.parent_names = (PARENT_BUILTINS | PARENT_MODULES | frozenset(scope.env)) - shadowed
+        self.scope: dict[str, tuple[str, Any]] = {}  # loop names: (_CONST, value) unrolled, (_VAR, None) looped
         self.leaves: list[Leaf] = []
         self.entry_node: ast.expr | None = None
+        self.unrolled = 0
         self._free: dict[int, frozenset[str]] = {}  # per node: its free names (each node analysed once)
         self._special: dict[int, bool] = {}  # per node: holds the entry call or a side effect
+        self._keep: list[ast.AST] = []  # nodes made while planning: their ids key the memos above
 
     def set_entry(self, node: ast.expr) -> None:
         """Make ``node`` (the test's subject) the program's entry-point call."""
@@ -298,9 +209,16 @@ class _Planner:
         self._special.clear()
 
     # ---------------------------------------------------------------- classification
+    def kind(self, name: str) -> str:
+        """``const``/``var`` (a loop name), ``parent`` or ``program``."""
+        bound = self.scope.get(name)
+        if bound is not None:
+            return bound[0]
+        return "parent" if name in self.parent_names else "program"
+
     def closed(self, n: ast.AST) -> bool:
-        """Its free names are parent names only (and it does not contain the program's entry-point call)."""
-        return not self.special(n) and self.free(n) <= self.parent_names
+        """Its free names are parent names or unrolled loop names only (and it holds no entry-point call)."""
+        return not self.special(n) and all(self.kind(x) in ("parent", _CONST) for x in self.free(n))
 
     def free(self, n: ast.AST) -> frozenset[str]:
         """`_free_names` of ``n``, memoized bottom-up (scopes that bind names are analysed whole)."""
@@ -342,30 +260,65 @@ class _Planner:
         return None
 
     def func_name(self, n: ast.expr) -> str | None:
-        """Dotted name of a call's function when it is a parent name (``set``, ``math.isclose``)."""
+        """Key in `_pure.FUNCS` of a call's function when it is a parent name (``set``, ``math.isclose``)."""
         if not isinstance(n, ast.Call) or n is self.entry_node:
             return None
         f = n.func
-        if isinstance(f, ast.Name) and f.id in self.parent_names:
-            bound = self.env.get(f.id)
-            if bound is not None:  # `from math import isclose` in the set-up code
-                mod = getattr(bound, "__module__", None)
-                return f"{mod}.{getattr(bound, '__name__', '')}" if mod else None
-            return f.id if f.id in _BUILTIN_NAMES else None
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.parent_names:
+        if isinstance(f, ast.Name) and self.kind(f.id) == "parent":
+            if f.id in self.env:  # `from math import isclose` in the set-up code
+                return FUNC_KEYS.get(id(self.env[f.id]))
+            return f.id
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and self.kind(f.value.id) == "parent":
             mod = self.env.get(f.value.id)
-            base = getattr(mod, "__name__", f.value.id)
-            return f"{base}.{f.attr}"
+            if mod is None and f.value.id in PARENT_MODULES:
+                mod = importlib.import_module(f.value.id)
+            if type(mod) is type(importlib):
+                return f"{mod.__name__}.{f.attr}"
         return None
+
+    def names_module(self, n: ast.expr) -> bool:
+        """``n`` is a parent name bound to a module (``math``, ``import re as regex``)."""
+        if not isinstance(n, ast.Name) or self.kind(n.id) != "parent":
+            return False
+        return type(self.env.get(n.id)) is type(importlib) or (n.id in PARENT_MODULES and n.id not in self.env)
+
+    def setup_function(self, n: ast.expr) -> Any:
+        """The function or class a closed set-up statement defined, when ``n`` calls one by name."""
+        if isinstance(n, ast.Call) and n is not self.entry_node and isinstance(n.func, ast.Name) and \
+                self.kind(n.func.id) == "parent":
+            fn = self.env.get(n.func.id)
+            if callable(fn) and getattr(fn, "__module__", None) == "__setup__":
+                return fn
+        return None
+
+    def root_name(self, n: ast.expr) -> str | None:
+        """The name a call/attribute/subscript chain starts from (``f`` of ``f(1).x[0]``)."""
+        while True:
+            if n is self.entry_node:
+                return None
+            if isinstance(n, ast.Call):
+                n = n.func
+            elif isinstance(n, (ast.Attribute, ast.Subscript)):
+                n = n.value
+            else:
+                return n.id if isinstance(n, ast.Name) else None
+
+    def program_rooted(self, n: ast.expr) -> bool:
+        """A call/attribute/subscript chain rooted at the program's own name (or its entry-point call)."""
+        m = n
+        while isinstance(m, (ast.Call, ast.Attribute, ast.Subscript)):
+            if m is self.entry_node:
+                return True
+            m = m.func if isinstance(m, ast.Call) else m.value
+        return isinstance(m, ast.Name) and self.kind(m.id) == "program" and m.id not in self.foreign
 
     # ---------------------------------------------------------------- planning
     def plan(self, n: ast.expr, truth: bool = False) -> Node:
         """Plan ``n``; ``truth``: only its truthiness matters (``assert f(x)``, ``not f(x)``, ``a and b``)."""
         if self.closed(n):
-            try:
-                return ("lit", self.eval_closed(n))
-            except Exception as exc:  # noqa: BLE001  (the real assert would raise here too)
-                return ("err", f"raised {type(exc).__name__}: {exc}"[:300])
+            return self.closed_node(n)
+        if isinstance(n, ast.Name) and self.kind(n.id) == _VAR:
+            return ("var", n.id)
         if isinstance(n, ast.Compare):
             return ("cmp", self.plan(n.left), tuple((type(op), self.plan(c)) for op, c in zip(n.ops, n.comparators)))
         if isinstance(n, ast.BoolOp):
@@ -373,29 +326,214 @@ class _Planner:
         if isinstance(n, ast.UnaryOp):
             kind = {ast.Not: "not", ast.USub: "neg", ast.UAdd: "pos", ast.Invert: "inv"}[type(n.op)]
             return (kind, self.plan(n.operand, truth=kind == "not"))
-        if isinstance(n, ast.BinOp) and type(n.op) in _BINOPS:
+        if isinstance(n, ast.BinOp) and type(n.op) in BINOPS:
             return ("bin", type(n.op), self.plan(n.left), self.plan(n.right))
         if isinstance(n, ast.IfExp):
             return ("if", self.plan(n.test, True), self.plan(n.body, truth), self.plan(n.orelse, truth))
-        if isinstance(n, (ast.Tuple, ast.List, ast.Set)) and not any(isinstance(e, ast.Starred) for e in n.elts):
-            return ({ast.Tuple: "tuple", ast.List: "list", ast.Set: "set"}[type(n)], tuple(self.plan(e) for e in n.elts))
-        if isinstance(n, ast.Dict) and all(k is not None for k in n.keys):
-            return ("dict", tuple((self.plan(k), self.plan(v)) for k, v in zip(n.keys, n.values) if k is not None))
-        name = self.func_name(n)
-        if name in _PARENT_FUNCS and isinstance(n, ast.Call) and self.data_args(n):
-            args = tuple(self.plan(_materialized(a)) for a in n.args)
-            kw = tuple((k.arg, self.plan(_materialized(k.value))) for k in n.keywords)
-            self.wrap_leaf(n, args, kw)
-            return ("call", name, args, kw)
-        if isinstance(n, ast.Subscript) and not self.leafy(n.value):
+        if isinstance(n, (ast.Tuple, ast.List, ast.Set)):
+            items = tuple(("star", self.plan(e.value)) if isinstance(e, ast.Starred) else self.plan(e) for e in n.elts)
+            return ({ast.Tuple: "tuple", ast.List: "list", ast.Set: "set"}[type(n)], items)
+        if isinstance(n, ast.Dict):
+            return ("dict", tuple(("dstar", self.plan(v)) if k is None else (self.plan(k), self.plan(v))
+                                  for k, v in zip(n.keys, n.values)))
+        if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            return self.comprehension(n)
+        if isinstance(n, ast.Call):
+            rewritten = self.map_filter(n)
+            if rewritten is not None:
+                return self.plan(rewritten, truth)
+            node = self.parent_call(n)
+            if node is not None:
+                return node
+        if isinstance(n, ast.Subscript) and not self.program_rooted(n.value):
             return ("sub", self.plan(n.value), self.plan(n.slice))
         if isinstance(n, ast.Slice):
             parts = [self.plan(p) if p is not None else ("lit", None) for p in (n.lower, n.upper, n.step)]
             return ("slice", *parts)
         return self.leaf(n, truth)
 
+    def closed_node(self, n: ast.expr) -> Node:
+        try:
+            return ("lit", ast.literal_eval(n))  # fast path for pure literals (never iterators)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            pass
+        try:
+            code, env = self.compile_closed(n)
+            value = eval(code, env)
+        except Exception as exc:  # noqa: BLE001  (the real assert would raise here too)
+            return ("err", f"raised {type(exc).__name__}: {exc}"[:300])
+        if _is_iterator(value):  # consumed by a judgement: every judgement gets its own
+            return ("fresh", code, env)
+        return ("lit", value)
+
+    def parent_call(self, n: ast.Call) -> Node | None:
+        """A call the parent evaluates: a judge function or a closed set-up function over data, or a pure
+        method of a builtin type; None when ``n`` is something else."""
+        name = self.func_name(n)
+        fn = FUNCS.get(name) if name is not None else self.setup_function(n)
+        if fn is not None and self.data_args(n):
+            args = tuple(self.plan(a) for a in n.args)
+            kw = tuple((k.arg, self.plan(k.value)) for k in n.keywords)
+            if name in TEST_ONLY_ARGS and (len(args) <= TEST_ONLY_ARGS[name] or args[TEST_ONLY_ARGS[name]][0] != "lit"):
+                raise _Refused(f"{name}() with a pattern that is not the test's own")
+            if name in WRAPPABLE:
+                self.wrap_leaf(n, args, kw)
+            return ("call", name, args, kw) if name is not None else ("pcall", fn, args, kw)
+        f = n.func
+        if (isinstance(f, ast.Attribute) and f.attr in METHOD_NAMES and _plain_args(n) and name is None
+                and not self.names_module(f.value)):
+            # A pure method of a builtin type: evaluated here on the decoded receiver. On a program object
+            # a predicate fails the test (it would be the verdict); another method is the object's own
+            # answer, computed program-side (`Leaf.wrap`) with closed inputs only.
+            receiver = self.plan(f.value)
+            args = tuple(self.plan(a) for a in n.args)
+            kw = tuple((k.arg, self.plan(k.value)) for k in n.keywords)
+            if receiver[0] == "leaf" and f.attr not in PREDICATE_METHODS:
+                self.wrap_method(receiver[1], f.attr, args, kw)
+            return ("meth", receiver, f.attr, args, kw)
+        return None
+
+    def wrap_method(self, k: int, method: str, args: tuple[Node, ...], kw: tuple[tuple[str, Node], ...]) -> None:
+        """Give leaf ``k`` the method call around it as its `Leaf.wrap`, when its inputs can travel."""
+        try:
+            values = [encode_value(a[1]) if a[0] == "lit" else _no_value() for a in (*args, *(v for _, v in kw))]
+        except (ValueRejected, _NotShippable):
+            return
+        refs = [ast.Subscript(ast.Name("__wrapargs__", ast.Load()), ast.Constant(i), ast.Load())
+                for i in range(len(values))]
+        call = ast.Call(ast.Attribute(ast.Name("__leafvalue__", ast.Load()), method, ast.Load()), refs[:len(args)],
+                        [ast.keyword(name, ref) for (name, _), ref in zip(kw, refs[len(args):])])
+        pos = next(j for j, leaf in enumerate(self.leaves) if leaf.index == k)
+        old = self.leaves[pos]
+        self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values,
+                                ast.unparse(ast.fix_missing_locations(call)), tuple(values))
+
+    def map_filter(self, n: ast.Call) -> ast.expr | None:
+        """``map``/``filter`` over a callable that is not closed, as the equivalent generator expression
+        (``map(lambda x: f(x) == 5, [1])`` is ``(f(x) == 5 for x in [1])``), so it unrolls or loops here."""
+        f = n.func
+        if not (isinstance(f, ast.Name) and f.id in ("map", "filter") and self.kind(f.id) == "parent"
+                and n is not self.entry_node and _plain_args(n) and not n.keywords and len(n.args) >= 2):
+            return None
+        fn, iters = n.args[0], n.args[1:]
+        if self.closed(fn) or (f.id == "filter" and len(iters) != 1):
+            return None
+        if isinstance(fn, ast.Lambda):
+            a = fn.args
+            params = [p.arg for p in a.args]
+            if a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults or len(params) != len(iters):
+                raise _Refused(f"{f.id}() over a lambda whose parameters do not match its iterables")
+            body = fn.body
+        else:
+            params = [f"__{f.id}_arg{i}__" for i in range(len(iters))]
+            body = ast.Call(fn, [ast.Name(p, ast.Load()) for p in params], [])
+        target: ast.expr = ast.Name(params[0], ast.Store()) if len(params) == 1 else ast.Tuple(
+            [ast.Name(p, ast.Store()) for p in params], ast.Store())
+        source = iters[0] if len(iters) == 1 else ast.Call(ast.Name("zip", ast.Load()), list(iters), [])
+        if f.id == "map":
+            out: ast.expr = ast.GeneratorExp(body, [ast.comprehension(target, source, [], 0)])
+        else:
+            out = ast.GeneratorExp(ast.Name(params[0], ast.Load()), [ast.comprehension(target, source, [body], 0)])
+        ast.fix_missing_locations(ast.copy_location(out, n))
+        self._keep.append(out)
+        return out
+
+    def comprehension(self, n: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> Node:
+        kind = {ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "gen", ast.DictComp: "dict"}[type(n)]
+        saved = dict(self.scope)
+        try:
+            clause = self.clause(n, 0)
+        finally:
+            self.scope = saved
+        return ("comp", kind, clause, self.wrap_comprehension(n, clause))
+
+    def wrap_comprehension(self, n: Any, clause: Node) -> int | None:
+        """A comprehension over one program value that holds no test data of its own (``str(p) for p in
+        bag.items``): when that value is not plain data (program objects), the child evaluates the whole
+        comprehension on it (`Leaf.wrap`); the program's own answer, as for ``str(obj)``. Returns the leaf."""
+        if len(n.generators) != 1 or clause[0] != "for_var" or clause[2][0] != "leaf":
+            return None
+        gen = n.generators[0]
+        parts = [*gen.ifs, *((n.key, n.value) if isinstance(n, ast.DictComp) else (n.elt,))]
+        if any(self.test_data(p) is not None or self.special(p) for p in parts):
+            return None
+        inner = [ast.comprehension(gen.target, ast.Name("__leafvalue__", ast.Load()), gen.ifs, 0)]
+        if isinstance(n, ast.DictComp):
+            whole: ast.expr = ast.DictComp(n.key, n.value, inner)
+        else:
+            whole = (ast.SetComp if isinstance(n, ast.SetComp) else ast.ListComp)(n.elt, inner)
+        k = clause[2][1]
+        pos = next(j for j, leaf in enumerate(self.leaves) if leaf.index == k)
+        old = self.leaves[pos]
+        if old.wrap is not None:
+            return None
+        self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values,
+                                ast.unparse(ast.fix_missing_locations(whole)))
+        return k
+
+    def clause(self, n: Any, i: int) -> Node:
+        """The comprehension's ``i``-th ``for`` and what follows it: unrolled over a closed iterable (each
+        item's loop names bound to constants), a loop here over a program value otherwise."""
+        if i == len(n.generators):
+            if isinstance(n, ast.DictComp):
+                return ("elt2", self.plan(n.key), self.plan(n.value))
+            return ("elt", self.plan(n.elt))
+        gen = n.generators[i]
+        if gen.is_async:
+            raise _Refused("async comprehension")
+        pattern = _pattern(gen.target)
+        if self.closed(gen.iter):
+            node = self.closed_node(gen.iter)
+            if node[0] == "err":
+                return ("raise", node[1])
+            subs = []
+            try:
+                items = iter(_fresh(node))
+            except TypeError as exc:
+                return ("raise", f"raised TypeError: {exc}"[:300])
+            for item in items:
+                self.unrolled += 1
+                if self.unrolled > MAX_UNROLLED_ITEMS:
+                    raise _Refused(f"comprehensions unroll to more than {MAX_UNROLLED_ITEMS} items")
+                saved = dict(self.scope)
+                try:
+                    bound: dict[str, Any] = {}
+                    _bind(pattern, item, bound)
+                except (TypeError, ValueError) as exc:
+                    self.scope = saved
+                    subs.append(("raise", f"raised {type(exc).__name__}: {exc}"[:300]))
+                    break
+                self.scope.update({k: (_CONST, v) for k, v in bound.items()})
+                sub = self.if_clause(n, i, 0)
+                self.scope = saved
+                if sub is not None:
+                    subs.append(sub)
+            return ("for_lit", tuple(subs))
+        it = self.plan(gen.iter)
+        saved = dict(self.scope)
+        self.scope.update({k: (_VAR, None) for k in _pattern_names(pattern)})
+        sub = self.if_clause(n, i, 0)
+        self.scope = saved
+        return ("for_var", pattern, it, sub if sub is not None else ("for_lit", ()))
+
+    def if_clause(self, n: Any, i: int, j: int) -> Node | None:
+        """The ``j``-th condition of generator ``i`` and what follows; None: a closed condition is false."""
+        ifs = n.generators[i].ifs
+        if j == len(ifs):
+            return self.clause(n, i + 1)
+        cond = ifs[j]
+        if self.closed(cond):
+            node = self.closed_node(cond)
+            if node[0] == "err":
+                return ("raise", node[1])
+            if not _fresh_value(node):
+                return None
+            return self.if_clause(n, i, j + 1)
+        rest = self.if_clause(n, i, j + 1)
+        return ("if", self.plan(cond, True), rest if rest is not None else ("for_lit", ()))
+
     def wrap_leaf(self, call: ast.Call, args: tuple[Node, ...], kw: tuple[tuple[str, Node], ...]) -> None:
-        """Give a one-argument judge call's program argument its `Leaf.wrap` (``str(__leafvalue__)``).
+        """Give a one-argument judge builtin call's program argument its `Leaf.wrap` (``str(__leafvalue__)``).
 
         One argument only: any other argument is test data (``math.isclose(f(1), 2.5)``), and test data
         never goes to the sandbox.
@@ -407,18 +545,6 @@ class _Planner:
         old = self.leaves[pos]
         self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values, ast.unparse(wrapped))
 
-    def leafy(self, n: ast.expr) -> bool:
-        """Whether `plan` would turn ``n`` itself into a leaf (so a subscript of it stays in the sandbox)."""
-        if self.closed(n) or isinstance(n, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.Tuple, ast.List,
-                                            ast.Set, ast.Dict)):
-            return False
-        if isinstance(n, ast.BinOp) and type(n.op) in _BINOPS:
-            return False
-        name = self.func_name(n)
-        if name in _PARENT_FUNCS and isinstance(n, ast.Call) and self.data_args(n):
-            return False
-        return not (isinstance(n, ast.Subscript) and not self.leafy(n.value))
-
     def data_args(self, n: ast.Call) -> bool:
         """Whether the parent can apply a function to these arguments: no ``*``/``**``; no bare program name
         (a class, a function or an object, not data: ``isinstance(x, Point)``, ``len(root)``); every
@@ -426,30 +552,55 @@ class _Planner:
         if not _plain_args(n):
             return False
         values = [*n.args, *(k.value for k in n.keywords)]
-        if any(isinstance(a, ast.Name) and a.id not in self.parent_names for a in values):
+        if any(isinstance(a, ast.Name) and self.kind(a.id) == "program" for a in values):
             return False
         fn_args = [a for a in n.args if isinstance(a, ast.Lambda)]
         fn_args += [k.value for k in n.keywords if k.arg == "key" or isinstance(k.value, ast.Lambda)]
         return all(self.closed(a) for a in fn_args)
 
+    def compile_closed(self, n: ast.expr) -> tuple[Any, dict[str, Any]]:
+        """Code and namespace of a closed sub-expression (trusted test code over pristine objects)."""
+        env: dict[str, Any] = {"__builtins__": _PARENT_BUILTINS}
+        for name in self.free(n):
+            bound = self.scope.get(name)
+            if bound is not None:
+                env[name] = bound[1]
+            elif name in self.env:
+                env[name] = self.env[name]
+            elif name in PARENT_MODULES:
+                env[name] = importlib.import_module(name)
+        if any(isinstance(x, ast.BinOp) and type(x.op) in CLOSED_GUARDS for x in ast.walk(n)):
+            n = _Guarded().visit(_copy(n))
+            env.update({name: fn for name, fn in CLOSED_GUARDS.values()})
+        return compile(ast.fix_missing_locations(ast.Expression(n)), "<test>", "eval"), env
+
     def eval_closed(self, n: ast.expr) -> Any:
-        """Evaluate a closed sub-expression here (trusted test code over pristine builtins and modules)."""
+        """Evaluate a closed sub-expression here."""
         try:
             return ast.literal_eval(n)  # fast path for pure literals
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             pass
-        env: dict[str, Any] = {"__builtins__": builtins}
-        for x in ast.walk(n):
-            if isinstance(x, ast.Name) and x.id in PARENT_MODULES and x.id not in self.env:
-                env[x.id] = importlib.import_module(x.id)
-        env.update(self.env)
-        code = compile(ast.Expression(n), "<test>", "eval")
+        code, env = self.compile_closed(n)
         return eval(code, env)
 
     def leaf(self, n: ast.expr, truth: bool) -> Node:
+        """``n`` as a program-side leaf; `_Refused` unless it is the program's own answer (see the module doc)."""
+        if len(self.leaves) >= MAX_LEAVES_PER_TEST:
+            raise _Refused(f"more than {MAX_LEAVES_PER_TEST} program calls in one test")
+        loop = next((x for x in self.free(n) if self.kind(x) == _VAR), None)
+        if loop is not None:
+            raise _Refused(f"a program call per item of a program value (loop name '{loop}') in {_snippet(n)}")
+        refused = next((x for x in sorted(self.free(n)) if x in self.refused), None)
+        if refused is not None:
+            raise _Refused(f"'{refused}': {self.refused[refused]}")
+        root = self.root_name(n)
+        if root is not None and root in self.foreign:
+            raise _Refused(f"'{root}' is imported by the set-up code beside the program: the test would take "
+                           "its own value from the program's process")
+        why = self.test_data(n)
+        if why is not None:
+            raise _Refused(f"{why} would be evaluated beside the program in {_snippet(n)}")
         k = self.first + len(self.leaves)
-        if isinstance(n, ast.GeneratorExp):  # a generator object is not data: its items are
-            n = ast.ListComp(n.elt, n.generators)
         call = self.direct_call(n)
         if call is not None:
             name, args, kw = call
@@ -457,16 +608,56 @@ class _Planner:
             self.leaves.append(Leaf(k, src, truth, name, (args, kw)))
             return ("leaf", k)
         values: list[Any] = []
-        rewritten = _Shipper(self, values).visit(_copy(n))
+        copy = _copy(n)
+        self._keep.append(copy)
+        rewritten = _Shipper(self, values).visit(copy)
         ast.fix_missing_locations(rewritten)
         self.leaves.append(Leaf(k, ast.unparse(rewritten), truth, None, tuple(values)))
         return ("leaf", k)
+
+    def test_data(self, n: ast.AST) -> str | None:
+        """What in ``n``, outside the inputs of program calls, is the test's own (a value, a comparison,
+        a loop name over program values, a refused set-up name); None if nothing."""
+        if isinstance(n, ast.Call) and (n is self.entry_node or self.program_rooted(n.func)):
+            return self.test_data(n.func)  # its arguments are the program's inputs
+        if isinstance(n, ast.Subscript) and self.program_rooted(n.value):
+            return self.test_data(n.value)
+        if isinstance(n, ast.Call) and self.setup_function(n) is not None:
+            return f"the set-up code's function '{ast.unparse(n.func)}' (test code)"
+        if isinstance(n, ast.Name):
+            kind = self.kind(n.id)
+            if kind == _VAR:
+                return f"a program call per item of a program value (loop name '{n.id}')"
+            if kind in ("parent", _CONST) and self.is_data(n):
+                return f"the test value '{n.id}'"
+            return None
+        if isinstance(n, ast.Constant):
+            return "a test value"
+        if isinstance(n, (ast.Compare, ast.BoolOp, ast.IfExp, ast.Lambda, ast.ListComp, ast.SetComp,
+                          ast.GeneratorExp, ast.DictComp)) or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not)):
+            return f"a {type(n).__name__.lower()} of the test"
+        if self.closed(n) and self.is_data(n):
+            return "a test value"
+        for c in ast.iter_child_nodes(n):
+            why = self.test_data(c)
+            if why is not None:
+                return why
+        return None
+
+    def is_data(self, n: ast.expr) -> bool:
+        """Whether a closed expression's value is data (it would travel as a value), not a function,
+        class or module named by the leaf."""
+        try:
+            encode_value(self.eval_closed(n))
+        except Exception:  # noqa: BLE001  (ValueRejected: a function, class, module or other object)
+            return False
+        return True
 
     def direct_call(self, n: ast.expr) -> tuple[str, list[Any], list[list[Any]]] | None:
         """``name(closed args...)`` with shippable arguments: the child calls it without compiling."""
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and _plain_args(n)):
             return None
-        if n.func.id in self.parent_names and n is not self.entry_node:
+        if self.kind(n.func.id) != "program" and n is not self.entry_node:
             return None
         try:
             args = [self.shippable(a) for a in n.args]
@@ -485,8 +676,15 @@ class _Planner:
             raise _NotShippable from exc
 
 
-class _NotShippable(Exception):
-    pass
+class _Guarded(ast.NodeTransformer):
+    """``a * b``, ``a ** b``, ``a << b`` as calls of `_pure.CLOSED_GUARDS` (bounded results)."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        guard = CLOSED_GUARDS.get(type(node.op))
+        if guard is None:
+            return node
+        return ast.copy_location(ast.Call(ast.Name(guard[0], ast.Load()), [node.left, node.right], []), node)
 
 
 class _Shipper(ast.NodeTransformer):
@@ -497,9 +695,10 @@ class _Shipper(ast.NodeTransformer):
         self.values = values
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        if isinstance(node, ast.expr) and not isinstance(node, (ast.Constant, ast.Name)):
+        if isinstance(node, ast.expr) and not isinstance(node, (ast.Constant, ast.Name)) or (
+                isinstance(node, ast.Name) and self.planner.kind(node.id) in ("parent", _CONST)):
             try:
-                enc = self.planner.shippable(node)
+                enc = self.planner.shippable(node)  # type: ignore[arg-type]
             except _NotShippable:
                 return super().generic_visit(node)
             self.values.append(enc)
@@ -508,6 +707,7 @@ class _Shipper(ast.NodeTransformer):
 
 
 _NO_NAMES: frozenset[str] = frozenset()
+_PARENT_BUILTINS = parent_builtins()
 
 
 def _children(n: ast.AST) -> list[ast.AST]:
@@ -552,17 +752,76 @@ def _free_names(n: ast.AST, bound: frozenset[str] = frozenset()) -> set[str]:
     return out
 
 
+def _pattern(target: ast.expr) -> Any:
+    """A loop target as a binding pattern: a name, or ``("unpack", (patterns...), starred index or -1)``."""
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, (ast.Tuple, ast.List)):
+        star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), -1)
+        subs = tuple(_pattern(e.value if isinstance(e, ast.Starred) else e) for e in target.elts)
+        return ("unpack", subs, star)
+    raise _Refused("a comprehension target that is not a name or a tuple of names")
+
+
+def _pattern_names(p: Any) -> list[str]:
+    return [p] if isinstance(p, str) else [x for s in p[1] for x in _pattern_names(s)]
+
+
+def _bind(p: Any, value: Any, out: dict[str, Any]) -> None:
+    """Bind ``value`` to pattern ``p`` as Python's assignment would (TypeError/ValueError as it would)."""
+    if isinstance(p, str):
+        out[p] = value
+        return
+    _, subs, star = p
+    items = list(value) if not isinstance(value, (list, tuple)) else value
+    if star < 0:
+        if len(items) != len(subs):
+            raise ValueError(f"cannot unpack {len(items)} values into {len(subs)} names")
+        for s, v in zip(subs, items):
+            _bind(s, v, out)
+        return
+    after = len(subs) - star - 1
+    if len(items) < len(subs) - 1:
+        raise ValueError(f"not enough values to unpack (expected at least {len(subs) - 1}, got {len(items)})")
+    for s, v in zip(subs[:star], items[:star]):
+        _bind(s, v, out)
+    _bind(subs[star], list(items[star:len(items) - after]), out)
+    for s, v in zip(subs[star + 1:], items[len(items) - after:]):
+        _bind(s, v, out)
+
+
+def _is_iterator(v: Any) -> bool:
+    try:
+        return iter(v) is v
+    except TypeError:
+        return False
+
+
+def _fresh(node: Node) -> Any:
+    """The value of a ``lit`` or ``fresh`` node (a ``fresh`` one evaluated anew)."""
+    return eval(node[1], node[2]) if node[0] == "fresh" else node[1]
+
+
+def _fresh_value(node: Node) -> Any:
+    return _fresh(node)
+
+
+def _no_value() -> Any:
+    raise _NotShippable
+
+
 def _func_source(call: ast.Call) -> str:
     """The called function's name as written (``str``, ``math.floor``)."""
     return ast.unparse(call.func)
 
 
+def _snippet(n: ast.AST) -> str:
+    text = ast.unparse(n)
+    return f"`{text[:80]}{'...' if len(text) > 80 else ''}`"
+
+
 def _copy(n: ast.expr) -> ast.expr:
     return ast.parse(ast.unparse(n), mode="eval").body
-
-
-def _materialized(n: ast.expr) -> ast.expr:
-    return ast.ListComp(n.elt, n.generators) if isinstance(n, ast.GeneratorExp) else n
 
 
 def _plain_args(n: ast.Call) -> bool:
@@ -583,19 +842,6 @@ class Wrapped:
     value: Any
 
 
-def _binop(op: type, a: Any, b: Any) -> Any:
-    if op is ast.Mult:
-        for seq, times in ((a, b), (b, a)):
-            if (isinstance(seq, (str, bytes, list, tuple)) and type(times) is int
-                    and len(seq) * max(times, 0) > MAX_REPEAT_LEN):
-                raise _Unsafe("sequence repeat too large to evaluate in the judge")
-    elif op is ast.LShift and type(b) is int and b > MAX_POW_BITS:
-        raise _Unsafe("shift too large to evaluate in the judge")
-    elif op is ast.Mod and isinstance(a, (str, bytes)):
-        raise _Unsafe("%-formatting of a program value is not evaluated in the judge")
-    return _BINOPS[op](a, b)
-
-
 def _unary(kind: str, v: Any) -> Any:
     if kind == "not":
         return not v
@@ -604,63 +850,141 @@ def _unary(kind: str, v: Any) -> Any:
     return -v if kind == "neg" else (+v if kind == "pos" else ~v)
 
 
+class _Evaluator:
+    """Evaluates one plan tree over decoded leaf values, with a step budget for loops over program values."""
+
+    def __init__(self, values: dict[int, Any], errors: dict[int, str]) -> None:
+        self.values = values
+        self.errors = errors
+        self.steps = MAX_EVAL_STEPS
+
+    def leaf(self, k: int) -> Any:
+        if k in self.values:
+            if type(self.values[k]) is Wrapped:
+                raise LeafError("returned a value that is not plain data")
+            return self.values[k]
+        raise LeafError(self.errors.get(k, "not run"))
+
+    def ev(self, tree: Node, env: dict[str, Any]) -> Any:
+        kind = tree[0]
+        if kind == "lit":
+            return tree[1]
+        if kind == "leaf":
+            return self.leaf(tree[1])
+        if kind == "var":
+            return env[tree[1]]
+        if kind == "cmp":
+            left = self.ev(tree[1], env)
+            for op, node in tree[2]:
+                right = self.ev(node, env)
+                if not CMPOPS[op](left, right):
+                    return False
+                left = right
+            return True
+        if kind in ("and", "or"):
+            result: Any = kind == "and"
+            for node in tree[1]:
+                result = self.ev(node, env)
+                if bool(result) != (kind == "and"):
+                    return result
+            return result
+        if kind in ("not", "neg", "pos", "inv"):
+            return _unary(kind, self.ev(tree[1], env))
+        if kind == "bin":
+            return BINOPS[tree[1]](self.ev(tree[2], env), self.ev(tree[3], env))
+        if kind == "if":
+            return self.ev(tree[2] if self.ev(tree[1], env) else tree[3], env)
+        if kind in ("tuple", "list", "set"):
+            items: list[Any] = []
+            for x in tree[1]:
+                if x[0] == "star":
+                    items.extend(self.bounded(self.ev(x[1], env)))
+                else:
+                    items.append(self.ev(x, env))
+            if kind == "set" and len(items) > MAX_SAME_HASH:
+                check_hash_flood(items)
+            return {"tuple": tuple, "list": list, "set": set}[kind](items)
+        if kind == "dict":
+            pairs: list[tuple[Any, Any]] = []
+            for x in tree[1]:
+                if x[0] == "dstar":
+                    pairs.extend(dict(self.ev(x[1], env)).items())
+                else:
+                    pairs.append((self.ev(x[0], env), self.ev(x[1], env)))
+            if len(pairs) > MAX_SAME_HASH:
+                check_hash_flood([k for k, _ in pairs])
+            return dict(pairs)
+        if kind in ("call", "pcall"):
+            for node in (*tree[2], *(v for _, v in tree[3])):
+                if node[0] == "leaf" and type(self.values.get(node[1])) is Wrapped:
+                    return self.values[node[1]].value  # the program's object: the call was made on its side
+            args = [self.ev(a, env) for a in tree[2]]
+            kwargs = {k: self.ev(v, env) for k, v in tree[3]}
+            return (FUNCS[tree[1]] if kind == "call" else tree[1])(*args, **kwargs)
+        if kind == "meth":
+            if tree[1][0] == "leaf" and type(self.values.get(tree[1][1])) is Wrapped:
+                return self.values[tree[1][1]].value  # the program object's own method, on its side
+            receiver = self.ev(tree[1], env)
+            return call_method(receiver, tree[2], [self.ev(a, env) for a in tree[3]],
+                               {k: self.ev(v, env) for k, v in tree[4]})
+        if kind == "sub":
+            return self.ev(tree[1], env)[self.ev(tree[2], env)]
+        if kind == "slice":
+            return slice(*(self.ev(p, env) for p in tree[1:]))
+        if kind == "comp":
+            if tree[3] is not None and type(self.values.get(tree[3])) is Wrapped:
+                done = self.values[tree[3]].value  # evaluated on the program's objects, on its side
+                return iter(done) if tree[1] == "gen" else done
+            gen = self.run(tree[2], env)
+            if tree[1] == "gen":
+                return gen
+            if tree[1] == "list":
+                return list(gen)
+            items = list(gen)
+            if len(items) > MAX_SAME_HASH:
+                check_hash_flood([p[0] for p in items] if tree[1] == "dict" else items)
+            return set(items) if tree[1] == "set" else dict(items)
+        if kind == "fresh":
+            return _fresh(tree)
+        if kind == "err":
+            raise LeafError(tree[1])
+        raise Unsafe(f"unknown plan node {kind!r}")
+
+    def bounded(self, xs: Any) -> Iterator[Any]:
+        for x in xs:
+            self.step()
+            yield x
+
+    def step(self) -> None:
+        self.steps -= 1
+        if self.steps < 0:
+            raise Unsafe(f"more than {MAX_EVAL_STEPS} loop steps to evaluate in the judge")
+
+    def run(self, clause: Node, env: dict[str, Any]) -> Iterator[Any]:
+        """The items one comprehension clause yields (lazily: a generator expression stays lazy)."""
+        tag = clause[0]
+        if tag == "elt":
+            yield self.ev(clause[1], env)
+        elif tag == "elt2":
+            yield (self.ev(clause[1], env), self.ev(clause[2], env))
+        elif tag == "for_lit":
+            for sub in clause[1]:
+                yield from self.run(sub, env)
+        elif tag == "for_var":
+            for item in self.bounded(self.ev(clause[2], env)):
+                inner = dict(env)
+                _bind(clause[1], item, inner)
+                yield from self.run(clause[3], inner)
+        elif tag == "if":
+            if self.ev(clause[1], env):
+                yield from self.run(clause[2], env)
+        elif tag == "raise":
+            raise LeafError(clause[1])
+
+
 def evaluate(tree: Node, values: dict[int, Any], errors: dict[int, str]) -> Any:
     """Evaluate a plan tree over decoded leaf values (raises `LeafError` for a failed or missing leaf)."""
-    kind = tree[0]
-    if kind == "lit":
-        return tree[1]
-    if kind == "leaf":
-        k = tree[1]
-        if k in values:
-            if type(values[k]) is Wrapped:
-                raise LeafError("returned a value that is not plain data")
-            return values[k]
-        raise LeafError(errors.get(k, "not run"))
-    if kind == "err":
-        raise LeafError(tree[1])
-    if kind == "cmp":
-        left = evaluate(tree[1], values, errors)
-        for op, node in tree[2]:
-            right = evaluate(node, values, errors)
-            if not _CMPOPS[op](left, right):
-                return False
-            left = right
-        return True
-    if kind in ("and", "or"):
-        result: Any = kind == "and"
-        for node in tree[1]:
-            result = evaluate(node, values, errors)
-            if bool(result) != (kind == "and"):
-                return result
-        return result
-    if kind in ("not", "neg", "pos", "inv"):
-        return _unary(kind, evaluate(tree[1], values, errors))
-    if kind == "bin":
-        return _binop(tree[1], evaluate(tree[2], values, errors), evaluate(tree[3], values, errors))
-    if kind == "if":
-        return evaluate(tree[2] if evaluate(tree[1], values, errors) else tree[3], values, errors)
-    if kind in ("tuple", "list", "set"):
-        items = [evaluate(x, values, errors) for x in tree[1]]
-        if kind == "set" and len(items) > MAX_SAME_HASH:
-            check_hash_flood(items)
-        return {"tuple": tuple, "list": list, "set": set}[kind](items)
-    if kind == "dict":
-        pairs = [(evaluate(k, values, errors), evaluate(v, values, errors)) for k, v in tree[1]]
-        if len(pairs) > MAX_SAME_HASH:
-            check_hash_flood([k for k, _ in pairs])
-        return dict(pairs)
-    if kind == "call":
-        for node in (*tree[2], *(v for _, v in tree[3])):
-            if node[0] == "leaf" and type(values.get(node[1])) is Wrapped:
-                return values[node[1]].value  # the program's object: the call was made on its side
-        args = [evaluate(a, values, errors) for a in tree[2]]
-        kwargs = {k: evaluate(v, values, errors) for k, v in tree[3]}
-        return _PARENT_FUNCS[tree[1]](*args, **kwargs)
-    if kind == "sub":
-        return evaluate(tree[1], values, errors)[evaluate(tree[2], values, errors)]
-    if kind == "slice":
-        return slice(*(evaluate(p, values, errors) for p in tree[1:]))
-    raise _Unsafe(f"unknown plan node {kind!r}")
+    return _Evaluator(values, errors).ev(tree, {})
 
 
 def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tuple[bool, str]:
@@ -677,21 +1001,24 @@ def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tup
         return False, f"{type(exc).__name__}: {exc}"[:300]
     if ok:
         return True, ""
-    got = [repr(values[leaf.index])[:120] for leaf in plan.leaves if leaf.index in values][:2]
+    got = [repr(_unwrapped(values[leaf.index]))[:120] for leaf in plan.leaves if leaf.index in values][:2]
     return False, "assertion failed" + (f" (got {', '.join(got)})" if got else "")
+
+
+def _unwrapped(v: Any) -> Any:
+    return v.value if type(v) is Wrapped else v
 
 
 def plan_tests(code: str, tests: list[str], setup_code: str) -> list[TestPlan]:
     """Plan every test of one program (leaf indices numbered across tests, entry points resolved)."""
-    bindings = setup_bindings(setup_code)
     plans: list[TestPlan] = []
     first = 0
     for t in tests:
-        p = plan_test(t, first, frozenset(), bindings)
+        p = plan_test(t, first, frozenset(), setup_code)
         if p.entry_candidate is not None:
             entries = entry_points(code, [p.entry_candidate])
             if entries:
-                p = plan_test(t, first, entries, bindings)
+                p = plan_test(t, first, entries, setup_code)
         plans.append(p)
         first += len(p.leaves)
     return plans

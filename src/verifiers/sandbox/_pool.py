@@ -47,6 +47,7 @@ MAX_CODE_CHARS = 1_000_000
 MAX_START_FAILURES = 3
 MAX_ATTEMPTS = 3  # a program whose child keeps failing before it runs is reported `crashed`
 TMPFS_BYTES = 64 * 1024 * 1024
+SIGPENDING = 64  # queued signals per sandbox process tree (RLIMIT_SIGPENDING)
 TMPFS_INODES = 4096
 SANDBOX_OVERHEAD_BYTES = 96 * 1024 * 1024  # the zygote, bubblewrap's init, page tables (cgroup limit)
 # Processes of the sandbox's user namespace besides the program's: bubblewrap's init and the zygote, and
@@ -62,6 +63,13 @@ MAP_CHUNK = 16  # `map` hands jobs to the dispatcher this many at a time (one wa
 # A running program's frames are read when the zygote reports it reaped (one wake-up); one that runs longer
 # than this has its channel watched too, so results larger than the socket buffer keep flowing.
 DRAIN_AFTER_S = 0.005
+# While it is watched, a channel that yielded less than DRAIN_BURST_BYTES in one read is left alone for a
+# pause (its bytes wait in the socket buffer) that doubles from DRAIN_PAUSE_S up to DRAIN_PAUSE_MAX_S while
+# reads stay small: a program trickling single bytes costs the parent a few dozen wake-ups in all, not one
+# per write; a program writing a large result is read without pauses.
+DRAIN_PAUSE_S = 0.002
+DRAIN_PAUSE_MAX_S = 0.05
+DRAIN_BURST_BYTES = 1 << 16
 # Imported once per zygote (shared copy-on-write by every child).
 WARM_MODULES = ("math", "re", "collections", "heapq", "itertools", "functools", "operator", "bisect", "sys")
 
@@ -78,6 +86,8 @@ class _Job:
     attempts: int = 0
     io: JobIO | None = field(default=None, repr=False)
     reading: bool = False  # its channel is watched for frames (it ran longer than DRAIN_AFTER_S)
+    paused_until: float = 0.0  # reading, but not watched until then (see DRAIN_PAUSE_S)
+    pause: float = 0.0  # the last pause
 
     def close_io(self) -> None:
         self.reading = False
@@ -202,7 +212,10 @@ class CodePool:
             "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
             "as_bytes": mem,
-            "limits": [["RLIMIT_FSIZE", 16 * 1024 * 1024], ["RLIMIT_NOFILE", 64], ["RLIMIT_CORE", 0]] + (
+            # RLIMIT_SIGPENDING and RLIMIT_MEMLOCK: counted per user across namespaces (the namespace's
+            # owner is charged too), so a sandbox keeps them small.
+            "limits": [["RLIMIT_FSIZE", 16 * 1024 * 1024], ["RLIMIT_NOFILE", 64], ["RLIMIT_CORE", 0],
+                       ["RLIMIT_SIGPENDING", SIGPENDING], ["RLIMIT_MEMLOCK", 64 * 1024]] + (
                 [["RLIMIT_NPROC", self.max_procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
         }
         tmp = None
@@ -456,6 +469,13 @@ class CodePool:
                             self._watch(head.io.chan, selectors.EVENT_READ, head)
                         else:
                             wake = min(wake, sb.head_since + DRAIN_AFTER_S)
+                    elif head.io is not None and head.paused_until:
+                        if now >= head.paused_until:
+                            head.paused_until = 0.0
+                            self._watch(head.io.chan, selectors.EVENT_READ | (
+                                selectors.EVENT_WRITE if head.io.pending else 0), head)
+                        else:
+                            wake = min(wake, head.paused_until)
             self._maintain()
             if not self._sandboxes and self._queue and not self._broken:
                 self._broken = "every sandbox failed to start"
@@ -481,10 +501,16 @@ class CodePool:
                 elif obj.io is not None:
                     if ev & selectors.EVENT_WRITE:
                         obj.io.write_request()
-                    if ev & selectors.EVENT_READ and obj.io.read_frames():
-                        obj.reading = False  # EOF or over budget: stop waking on it
+                    if ev & selectors.EVENT_READ:
+                        if obj.io.read_frames():
+                            obj.reading = False  # EOF or over budget: stop waking on it
+                        elif obj.io.last_read < DRAIN_BURST_BYTES:
+                            obj.pause = min(DRAIN_PAUSE_MAX_S, max(DRAIN_PAUSE_S, 2 * obj.pause))
+                            obj.paused_until = time.monotonic() + obj.pause
+                        else:
+                            obj.pause = 0.0
                     want = (selectors.EVENT_WRITE if obj.io.pending else 0) | (
-                        selectors.EVENT_READ if obj.reading else 0)
+                        selectors.EVENT_READ if obj.reading and not obj.paused_until else 0)
                     self._watch(obj.io.chan, want, obj)
         for sb in self._sandboxes:
             self._unwatch(sb)

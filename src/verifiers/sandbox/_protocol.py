@@ -147,11 +147,15 @@ def _decode(t: Any, depth: int, budget: list[int]) -> Any:
 
 
 def check_hash_flood(keys: list[Any]) -> None:
-    """Raise `ValueRejected` if more than MAX_SAME_HASH of ``keys`` share one hash."""
+    """Raise `ValueRejected` if more than MAX_SAME_HASH of ``keys`` share one hash, or one is unhashable.
+
+    An unhashable member is a rejection too, never a reason to skip the check: the build would hash every
+    member before it (a flood) and only then fail on it.
+    """
     try:
         hashes = sorted(hash(k) for k in keys)
     except TypeError:
-        return  # unhashable: set()/dict() below rejects it
+        raise ValueRejected("an unhashable set member or dict key") from None
     run = 1
     for a, b in itertools.pairwise(hashes):
         run = run + 1 if a == b else 1

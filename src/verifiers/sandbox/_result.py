@@ -134,18 +134,11 @@ def _leaf_frames(plans: list[TestPlan], blob: bytes) -> tuple[dict[int, Any], di
     syntax = done = False
     budget = [MAX_VALUE_NODES]
     i = 0
-    try:  # every frame is one JSON value: parse them all at once (the common case), else one by one
-        decoded = loads_untrusted(b"[" + b",".join(raws) + b"]")
-    except ProtocolError:
-        decoded = None
-    if type(decoded) is not list or len(decoded) != len(raws):
-        decoded = []
-        for raw in raws:
-            try:
-                decoded.append(loads_untrusted(raw))
-            except ProtocolError as exc:
-                raise Violation(str(exc)) from None
-    for fr in decoded:
+    for raw in raws:
+        try:  # each frame on its own: one JSON value may never span frames (each is at most MAX_CHILD_FRAME_BYTES)
+            fr = loads_untrusted(raw)
+        except ProtocolError as exc:
+            raise Violation(str(exc)) from None
         if done:
             raise Violation("a frame after the end of the results")
         if type(fr) is not list or not fr or type(fr[0]) is not str:

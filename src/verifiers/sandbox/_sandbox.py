@@ -66,6 +66,7 @@ class JobIO:
         self.out, self.err = self.child_fds[1], self.child_fds[2]
         self.request = memoryview(request)
         self.rx = bytearray()
+        self.last_read = 0  # bytes the last `read_frames` took
         self.overflow = False
         self.done = False  # EOF, error or over budget: nothing more will be read
         self.chan_open = True
@@ -98,8 +99,10 @@ class JobIO:
         """
         if self.done:
             return True
+        before = len(self.rx)
         try:
             while True:
+                self.last_read = len(self.rx) - before
                 chunk = os.read(self.chan, READ_BYTES)
                 if not chunk:
                     self.done = True
@@ -187,7 +190,8 @@ class Sandbox:
                 to_close += [report_w, release_r]
                 if spec.root:
                     stages = _isolation.stage_plan()
-                    argv = _isolation.launcher_argv(report_w, release_r, stages, _isolation.bwrap_argv(
+                    assert lease is not None
+                    argv = _isolation.launcher_argv(report_w, release_r, lease.uid, stages, _isolation.bwrap_argv(
                         child_ctl.fileno(), seccomp_fd, userns_fds=None, stages=stages))
                 else:
                     argv = _isolation.bwrap_argv(child_ctl.fileno(), seccomp_fd, userns_fds=(report_w, release_r))

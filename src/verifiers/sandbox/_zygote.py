@@ -252,6 +252,9 @@ def _dec(t):
 _OUTBUF = []
 _OUTLEN = [0]
 _OUT_FD = [3]  # a child's channel (the warm-up points it at /dev/null)
+# The process whose frames these are: a process the program forked that unwinds into this code (its own
+# exception, or returning from the program's code) exits instead of writing frames of its own.
+_OWNER = [os.getpid()]
 
 
 def _write_all(fd, data):
@@ -262,6 +265,8 @@ def _write_all(fd, data):
 
 
 def _flush():
+    if os.getpid() != _OWNER[0]:
+        os._exit(1)
     if _OUTBUF:
         data = b"".join(_OUTBUF)
         _OUTBUF.clear()
@@ -271,6 +276,8 @@ def _flush():
 
 def _emit(obj):
     """Queue one frame for the parent (a value too large or unencodable becomes an error frame)."""
+    if os.getpid() != _OWNER[0]:
+        os._exit(1)
     try:
         data = _encode(obj).encode()
     except BaseException as e:  # e.g. an int too large to print
@@ -329,7 +336,7 @@ def _program(source, setup, leaves):
         except BaseException as e:
             _emit(["rt", "in test setup code: " + _fmt_exc(e)])
             return
-    for k, truth, name, src, vals, wrap in leaves:
+    for k, truth, name, src, vals, wrap, wvals in leaves:
         try:
             v = _leaf(g, truth, name, src, vals)
         except BaseException as e:
@@ -340,6 +347,7 @@ def _program(source, setup, leaves):
             enc = _enc(v, 0, budget)
             if budget[1] and wrap is not None:  # a program object under a judge function: apply it here
                 g["__leafvalue__"] = v
+                g["__wrapargs__"] = [_dec(x) for x in wvals]
                 _emit(["w", k, _enc(eval(compile(wrap, "<test>", "eval"), g), 0, [1_000_000, False])])
             else:
                 _emit(["v", k, enc])
@@ -350,9 +358,10 @@ def _program(source, setup, leaves):
 
 def _isolate(job_id, cpu):
     """Child set-up before anything of the program is read: own session, private /tmp, limits, no privileges."""
-    # A session and process group of its own: kill(0, ...) and friends address the caller's process
-    # group, which a child inherits from the zygote across the pid-namespace boundary.
-    os.setsid()
+    # A process group of its own: kill(0, ...) and friends address the caller's process group, which a
+    # child inherits from the zygote across the pid-namespace boundary. Not a session: `setsid` is denied
+    # in the sandbox, so all its processes share one scheduler autogroup (one CPU share per sandbox).
+    os.setpgid(0, 0)
     if SANDBOXED:
         os.chdir("/tmp")  # the fresh tmpfs the zygote mounted for this child
     else:
@@ -369,6 +378,7 @@ def _isolate(job_id, cpu):
 def _child(job_id, cpu, seq, fds):
     """Runs in the forked child; never returns."""
     status = 0
+    _OWNER[0] = os.getpid()
     try:
         chan, out, err = fds
         os.dup2(out, 1)
@@ -399,10 +409,10 @@ def _child(job_id, cpu, seq, fds):
 WARM_UP_RUNS = 40
 _WARM_PROGRAM = ("import math\ndef f(x):\n    return [x, (x, 1.5), {x: 'a'}, {x}, b'x', math.sqrt(x)]\n"
                  "class A:\n    pass\n")
-_WARM_LEAVES = [[0, False, "f", "f(1)", [[1], []], None], [1, True, "f", "f(2)", [[2], []], None],
-                [2, False, None, "f(__leafargs__[0])[1]", [5], None],
-                [3, False, "f", "f(x)", [[{"t": [3, 4]}], []], None], [4, False, "g", "g(1)", [[1], []], None],
-                [5, False, None, "A()", [], "str(__leafvalue__)"]]
+_WARM_LEAVES = [[0, False, "f", "f(1)", [[1], []], None, []], [1, True, "f", "f(2)", [[2], []], None, []],
+                [2, False, None, "f(__leafargs__[0])[1]", [5], None, []],
+                [3, False, "f", "f(x)", [[{"t": [3, 4]}], []], None, []], [4, False, "g", "g(1)", [[1], []], None, []],
+                [5, False, None, "A()", [], "str(__leafvalue__)", []]]
 
 
 def _warm_up():

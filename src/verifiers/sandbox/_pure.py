@@ -1,0 +1,442 @@
+"""What the judge may compute in the parent on a program's (decoded, plain) values: pure functions and
+methods of builtin types and of the modules in `PARENT_MODULES`, each with a bound on its work.
+
+Everything here runs on trusted, pristine objects of this process: a program's values arrive as exact
+builtin types (`_protocol.decode_value`), so no program code runs. What is not listed is not evaluated
+here, and the judge refuses a test that would need it on a program value (it never asks the sandbox to
+evaluate a comparison or a test value instead). Bounds: results of at most `MAX_REPEAT_LEN` items or
+`MAX_TEXT` characters, powers and factorials of bounded size, lazy results cut at `MAX_ITEMS` items,
+regular expressions only over strings of at most `MAX_REGEX_INPUT` characters (the pattern is the
+dataset's; the string may be the program's), hash floods refused (`_protocol.check_hash_flood`).
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import builtins
+import cmath
+import collections
+import decimal
+import fractions
+import functools
+import heapq
+import itertools
+import math
+import operator
+import re
+import statistics
+import string
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from verifiers.sandbox._protocol import MAX_SAME_HASH, check_hash_flood
+
+# Modules whose names resolve in the parent (pure computation; no files, processes or environment).
+PARENT_MODULES = frozenset({
+    "math", "cmath", "sys", "re", "string", "collections", "itertools", "functools", "heapq", "bisect",
+    "operator", "statistics", "decimal", "fractions",
+})
+# Builtins a test or closed set-up code may use in the parent; the rest (files, imports, eval, output,
+# introspection of frames) are program-side names: a test that needs them runs them in the sandbox.
+UNSAFE_BUILTINS = frozenset({
+    "open", "exec", "eval", "compile", "input", "print", "breakpoint", "exit", "quit", "help", "globals",
+    "locals", "vars", "memoryview", "copyright", "credits", "license", "__import__", "__loader__", "__spec__",
+    "__build_class__", "setattr", "delattr",
+})
+PARENT_BUILTINS = frozenset(n for n in dir(builtins) if n not in UNSAFE_BUILTINS)
+
+MAX_REPEAT_LEN = 100_000  # items of a repeated sequence or a range built from a program value
+MAX_TEXT = 10_000_000  # characters of a string built from a program value
+MAX_POW_BITS = 1_000_000
+MAX_FACTORIAL_ARG = 5_000
+MAX_ITEMS = 100_000  # items a lazy result (itertools, map, zip...) may yield in the judge
+MAX_REGEX_INPUT = 10_000
+MAX_EVAL_STEPS = 2_000_000  # loop iterations of one test's evaluation (comprehensions over program values)
+
+
+class Unsafe(Exception):
+    """An operation the parent refuses on program values (its result or its work would be unbounded)."""
+
+
+def _restricted_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+    if level != 0 or name.split(".")[0] not in PARENT_MODULES:
+        raise ImportError(f"the judge imports only {', '.join(sorted(PARENT_MODULES))} (not {name!r})")
+    return __import__(name, globals, locals, fromlist, level)
+
+
+def parent_builtins() -> dict[str, Any]:
+    """A fresh ``__builtins__`` for trusted test and set-up code run in the parent."""
+    env = {n: getattr(builtins, n) for n in PARENT_BUILTINS}
+    env["__build_class__"] = builtins.__build_class__  # closed `class` statements of set-up code
+    env["__import__"] = _restricted_import
+    return env
+
+
+# ------------------------------------------------------------------------------------------------ guards
+
+
+def guard_int(n: Any, bound: int, what: str) -> None:
+    if type(n) is int and abs(n) > bound:
+        raise Unsafe(f"{what} argument too large to evaluate in the judge")
+
+
+def guarded_pow(a: Any, b: Any, m: Any = None) -> Any:
+    if m is None and type(a) is int and type(b) is int and b > 0 and a.bit_length() * b > MAX_POW_BITS:
+        raise Unsafe("power too large to evaluate in the judge")
+    return pow(a, b) if m is None else pow(a, b, m)
+
+
+def _repeat_guard(a: Any, b: Any) -> None:
+    for seq, times in ((a, b), (b, a)):
+        if isinstance(seq, (str, bytes, list, tuple)) and type(times) is int:
+            limit = MAX_TEXT if isinstance(seq, (str, bytes)) else MAX_REPEAT_LEN
+            if len(seq) * max(times, 0) > limit:
+                raise Unsafe("sequence repeat too large to evaluate in the judge")
+
+
+def guarded_mul(a: Any, b: Any) -> Any:
+    _repeat_guard(a, b)
+    return a * b
+
+
+def guarded_lshift(a: Any, b: Any) -> Any:
+    if type(b) is int and b > MAX_POW_BITS:
+        raise Unsafe("shift too large to evaluate in the judge")
+    return a << b
+
+
+def guarded_mod(a: Any, b: Any) -> Any:
+    if isinstance(a, (str, bytes)):
+        raise Unsafe("%-formatting is not evaluated in the judge")
+    return a % b
+
+
+BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: guarded_mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: guarded_mod, ast.Pow: guarded_pow, ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: guarded_lshift, ast.RShift: operator.rshift,
+}
+CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+}
+
+
+# Closed test expressions (the dataset's own, evaluated once when a test is planned) get looser bounds:
+# they may be large, but never take the trainer's memory (``[0] * 10 ** 12`` fails that test instead).
+MAX_CLOSED_ITEMS = 10_000_000
+MAX_CLOSED_POW_BITS = 10_000_000
+
+
+def _closed_mul(a: Any, b: Any) -> Any:
+    for seq, times in ((a, b), (b, a)):
+        if isinstance(seq, (str, bytes, list, tuple)) and type(times) is int and len(seq) * max(times, 0) > MAX_CLOSED_ITEMS:
+            raise Unsafe("sequence repeat too large for the judge")
+    return a * b
+
+
+def _closed_pow(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b > 0 and a.bit_length() * b > MAX_CLOSED_POW_BITS:
+        raise Unsafe("power too large for the judge")
+    return a ** b
+
+
+def _closed_lshift(a: Any, b: Any) -> Any:
+    if type(b) is int and b > MAX_CLOSED_POW_BITS:
+        raise Unsafe("shift too large for the judge")
+    return a << b
+
+
+# Names the judge's closed-expression compiler calls instead of ``*``, ``**`` and ``<<``.
+CLOSED_GUARDS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Mult: ("__judge_mul__", _closed_mul), ast.Pow: ("__judge_pow__", _closed_pow),
+    ast.LShift: ("__judge_lshift__", _closed_lshift),
+}
+
+
+def capped(it: Iterable[Any]) -> Iterator[Any]:
+    """``it``, refusing to yield more than `MAX_ITEMS` items (combinatorial or endless iterators)."""
+    for n, x in enumerate(it):
+        if n >= MAX_ITEMS:
+            raise Unsafe(f"more than {MAX_ITEMS} items from a lazy result in the judge")
+        yield x
+
+
+def _lazy(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def call(*args: Any, **kw: Any) -> Any:
+        return capped(fn(*args, **kw))
+    return call
+
+
+def materialize(xs: Any) -> list[Any]:
+    """A list of ``xs``'s items, at most `MAX_ITEMS` of them for a lazy iterable."""
+    if isinstance(xs, (list, tuple, set, frozenset, dict, str, bytes, range)):
+        return list(xs)
+    return list(capped(xs))
+
+
+def _hashing(ctor: Callable[..., Any]) -> Callable[..., Any]:
+    """``ctor`` (set, frozenset, dict, Counter...) refusing members crafted to share one hash (a quadratic build)."""
+    def build(*args: Any, **kw: Any) -> Any:
+        if args and not isinstance(args[0], (str, bytes, range)) and isinstance(args[0], Iterable):
+            items = args[0]
+            if isinstance(items, dict):
+                keys = list(items)
+            else:
+                items = materialize(items)
+                keys = [p[0] if ctor in _PAIRS and isinstance(p, (list, tuple)) and p else p for p in items]
+            if len(keys) > MAX_SAME_HASH:
+                check_hash_flood(keys)
+            args = (items, *args[1:])
+        return ctor(*args, **kw)
+    return build
+
+
+_PAIRS: set[Any] = {dict, collections.OrderedDict}
+
+
+def _range(*args: Any) -> range:
+    r = range(*args)
+    if len(r) > MAX_REPEAT_LEN:
+        raise Unsafe("range too long to evaluate in the judge")
+    return r
+
+
+def _factorial(n: Any) -> Any:
+    guard_int(n, MAX_FACTORIAL_ARG, "factorial")
+    return math.factorial(n)
+
+
+def _comb(n: Any, k: Any) -> Any:
+    guard_int(n, MAX_FACTORIAL_ARG, "comb")
+    return math.comb(n, k)
+
+
+def _perm(n: Any, k: Any = None) -> Any:
+    guard_int(n, MAX_FACTORIAL_ARG, "perm")
+    return math.perm(n, k)
+
+
+def _prod(xs: Any, start: Any = 1) -> Any:
+    out = start
+    for x in capped(xs):
+        out = guarded_mul(out, x)
+        if type(out) is int and out.bit_length() > MAX_POW_BITS:
+            raise Unsafe("product too large to evaluate in the judge")
+    return out
+
+
+def _sum(xs: Any, start: Any = 0) -> Any:
+    if isinstance(start, (int, float, complex)):
+        return sum(capped(xs), start)
+    out, work = start, 0  # sequences: each step copies what was accumulated, so bound the total copying
+    for x in capped(xs):
+        out = out + x
+        work += len(out) if hasattr(out, "__len__") else 1
+        if work > MAX_TEXT:
+            raise Unsafe("sum of sequences too large to evaluate in the judge")
+    return out
+
+
+def _round(x: Any, ndigits: Any = None) -> Any:
+    guard_int(ndigits, 1000, "round")
+    return round(x) if ndigits is None else round(x, ndigits)
+
+
+def _format(value: Any, spec: Any = "") -> str:
+    if type(spec) is str and re.search(r"\d{6,}", spec):
+        raise Unsafe("format width too large to evaluate in the judge")
+    return format(value, spec)
+
+
+def _bytes(*args: Any) -> bytes:
+    if args and type(args[0]) is int:
+        guard_int(args[0], MAX_TEXT, "bytes")
+    return bytes(*args)
+
+
+def _regex(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A `re` function or `re.Pattern` method whose string arguments are bounded (catastrophic backtracking)."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kw: Any) -> Any:
+        for a in (*args, *kw.values()):
+            if isinstance(a, (str, bytes)) and len(a) > MAX_REGEX_INPUT:
+                raise Unsafe(f"a string of more than {MAX_REGEX_INPUT} characters under a regular expression")
+        out = fn(*args, **kw)
+        return capped(out) if isinstance(out, Iterator) else out
+    return call
+
+
+def _deque(items: Any = (), maxlen: Any = None) -> collections.deque[Any]:
+    return collections.deque(materialize(items), maxlen)
+
+
+def _reduce(fn: Any, xs: Any, *init: Any) -> Any:
+    return functools.reduce(fn, capped(xs), *init)
+
+
+def _operator_funcs() -> dict[str, Callable[..., Any]]:
+    names = ["lt", "le", "eq", "ne", "ge", "gt", "not_", "truth", "is_", "is_not", "abs", "add", "and_",
+             "floordiv", "index", "inv", "invert", "neg", "or_", "pos", "rshift", "sub", "truediv", "xor",
+             "concat", "contains", "countOf", "indexOf", "getitem", "itemgetter", "attrgetter",
+             "length_hint"]
+    out: dict[str, Callable[..., Any]] = {n: getattr(operator, n) for n in names}
+    out.update({"mul": guarded_mul, "pow": guarded_pow, "lshift": guarded_lshift, "mod": guarded_mod})
+    return out
+
+
+def _module_funcs() -> dict[str, Callable[..., Any]]:
+    out: dict[str, Callable[..., Any]] = {}
+    for n in dir(math):
+        if not n.startswith("_") and callable(getattr(math, n)):
+            out[f"math.{n}"] = getattr(math, n)
+    out.update({"math.factorial": _factorial, "math.comb": _comb, "math.perm": _perm, "math.prod": _prod})
+    for n in dir(cmath):
+        if not n.startswith("_") and callable(getattr(cmath, n)):
+            out[f"cmath.{n}"] = getattr(cmath, n)
+    out.update({f"operator.{n}": f for n, f in _operator_funcs().items()})
+    for n in ("match", "fullmatch", "search", "findall", "finditer", "split", "sub", "subn", "escape", "compile"):
+        out[f"re.{n}"] = _regex(getattr(re, n))
+    out["string.capwords"] = string.capwords
+    for n in ("mean", "fmean", "median", "median_low", "median_high", "mode", "multimode", "stdev", "pstdev",
+              "variance", "pvariance", "geometric_mean", "harmonic_mean"):
+        out[f"statistics.{n}"] = getattr(statistics, n)
+    out.update({
+        "fractions.Fraction": fractions.Fraction, "decimal.Decimal": decimal.Decimal,
+        "collections.Counter": _hashing(collections.Counter), "collections.OrderedDict": _hashing(collections.OrderedDict),
+        "collections.deque": _deque,
+        "heapq.nlargest": lambda n, xs, key=None: heapq.nlargest(n, capped(xs), key),
+        "heapq.nsmallest": lambda n, xs, key=None: heapq.nsmallest(n, capped(xs), key),
+        "heapq.merge": _lazy(heapq.merge),
+        "bisect.bisect": bisect.bisect, "bisect.bisect_left": bisect.bisect_left, "bisect.bisect_right": bisect.bisect_right,
+        "functools.reduce": _reduce, "sys.getsizeof": sys.getsizeof,
+    })
+    for n in ("accumulate", "chain", "combinations", "combinations_with_replacement", "compress", "count", "cycle",
+              "dropwhile", "filterfalse", "groupby", "islice", "pairwise", "permutations", "product", "repeat",
+              "starmap", "takewhile", "zip_longest"):
+        out[f"itertools.{n}"] = _lazy(getattr(itertools, n))
+    return out
+
+
+# Functions the parent applies to program values: bounded work on plain data, pristine objects.
+FUNCS: dict[str, Callable[..., Any]] = {
+    "abs": abs, "round": _round, "min": min, "max": max, "sum": _sum, "len": len, "sorted": sorted,
+    "set": _hashing(set), "frozenset": _hashing(frozenset), "list": list, "tuple": tuple, "dict": _hashing(dict),
+    "bool": bool, "int": int, "float": float, "complex": complex, "str": str, "repr": repr, "ascii": ascii,
+    "any": any, "all": all, "divmod": divmod, "pow": guarded_pow, "ord": ord, "chr": chr, "hex": hex, "oct": oct,
+    "bin": bin, "isinstance": isinstance, "issubclass": issubclass, "range": _range, "type": type,
+    "reversed": reversed, "enumerate": _lazy(enumerate), "zip": _lazy(zip), "map": _lazy(map),
+    "filter": _lazy(filter), "iter": iter, "next": next, "format": _format, "bytes": _bytes, "slice": slice,
+    "hash": hash, "callable": callable,
+    **_module_funcs(),
+}
+# Key in FUNCS of each original object (``from functools import reduce`` binds the C function of
+# ``_functools``, whose ``__module__`` is not the module a test imported it from).
+FUNC_KEYS: dict[int, str] = {}
+for _key in FUNCS:
+    _mod, _, _attr = _key.rpartition(".")
+    _orig = getattr(sys.modules[_mod] if _mod else builtins, _attr, None)
+    if _orig is not None:
+        FUNC_KEYS.setdefault(id(_orig), _key)
+# Of those, the ones a one-argument call may apply program-side to a program object (``str(obj)``): see
+# `_judge.Leaf.wrap`. Only the builtin's name travels, never a test value.
+WRAPPABLE = frozenset({"abs", "round", "min", "max", "sum", "len", "sorted", "set", "frozenset", "list", "tuple",
+                       "dict", "bool", "int", "float", "complex", "str", "repr", "any", "all", "next", "iter",
+                       "reversed"})
+# Arguments that must be the test's own (closed) values: a regular expression's pattern.
+TEST_ONLY_ARGS: dict[str, int] = {f"re.{n}": 0 for n in ("match", "fullmatch", "search", "findall", "finditer",
+                                                          "split", "sub", "subn", "compile")}
+
+
+# ------------------------------------------------------------------------------------------------ methods
+
+
+def _str_join(sep: Any, items: Any) -> Any:
+    items = materialize(items)
+    if sum(len(x) for x in items if isinstance(x, (str, bytes))) + len(sep) * max(len(items) - 1, 0) > MAX_TEXT:
+        raise Unsafe("join too large to evaluate in the judge")
+    return type(sep).join(sep, items)
+
+
+def _replace(s: Any, old: Any, new: Any, count: Any = -1) -> Any:
+    if isinstance(old, (str, bytes)) and isinstance(new, (str, bytes)):
+        hits = (len(s) + 1) if not old else s.count(old)
+        if len(s) + hits * len(new) > MAX_TEXT:
+            raise Unsafe("replace too large to evaluate in the judge")
+    return type(s).replace(s, old, new, count)
+
+
+def _width(method: str) -> Callable[..., Any]:
+    def call(s: Any, width: Any, *rest: Any) -> Any:
+        guard_int(width, MAX_TEXT, method)
+        return getattr(type(s), method)(s, width, *rest)
+    return call
+
+
+def _expandtabs(s: Any, tabsize: Any = 8) -> Any:
+    if type(tabsize) is int and len(s) * max(tabsize, 1) > MAX_TEXT:
+        raise Unsafe("expandtabs too large to evaluate in the judge")
+    return type(s).expandtabs(s, tabsize)
+
+
+def _to_bytes(n: Any, length: Any = 1, *rest: Any, **kw: Any) -> Any:
+    guard_int(length, MAX_TEXT, "to_bytes")
+    return int.to_bytes(n, length, *rest, **kw)
+
+
+_TEXT_METHODS = ["capitalize", "casefold", "count", "endswith", "find", "index", "isalnum", "isalpha",
+                 "isascii", "isdecimal", "isdigit", "isidentifier", "islower", "isnumeric", "isprintable",
+                 "isspace", "istitle", "isupper", "lower", "lstrip", "partition", "removeprefix",
+                 "removesuffix", "rfind", "rindex", "rpartition", "rsplit", "rstrip", "split", "splitlines",
+                 "startswith", "strip", "swapcase", "title", "upper", "translate", "encode", "decode",
+                 "hex"]
+
+
+def _methods_of(t: type, names: Iterable[str], special: dict[str, Callable[..., Any]] | None = None) -> dict[str, Callable[..., Any]]:
+    out = {n: getattr(t, n) for n in names if hasattr(t, n)}
+    out.update({n: f for n, f in (special or {}).items() if hasattr(t, n)})
+    return out
+
+
+_TEXT_SPECIAL = {"join": _str_join, "replace": _replace, "center": _width("center"), "ljust": _width("ljust"),
+                 "rjust": _width("rjust"), "zfill": _width("zfill"), "expandtabs": _expandtabs}
+_SET_METHODS = ["issubset", "issuperset", "isdisjoint", "union", "intersection", "difference",
+                "symmetric_difference", "copy"]
+_MATCH_METHODS = ["group", "groups", "groupdict", "start", "end", "span", "expand"]
+# Pure (non-mutating) methods of exact builtin types, evaluated in the parent on program values.
+METHODS: dict[type, dict[str, Callable[..., Any]]] = {
+    str: _methods_of(str, _TEXT_METHODS, _TEXT_SPECIAL),
+    bytes: _methods_of(bytes, _TEXT_METHODS, _TEXT_SPECIAL),
+    list: _methods_of(list, ("count", "index", "copy")),
+    tuple: _methods_of(tuple, ("count", "index")),
+    dict: _methods_of(dict, ("get", "keys", "values", "items", "copy")),
+    set: _methods_of(set, _SET_METHODS),
+    frozenset: _methods_of(frozenset, _SET_METHODS),
+    int: _methods_of(int, ("bit_length", "bit_count", "conjugate", "as_integer_ratio", "is_integer"),
+                     {"to_bytes": _to_bytes}),
+    bool: _methods_of(bool, ("bit_length", "bit_count", "conjugate", "as_integer_ratio"), {"to_bytes": _to_bytes}),
+    float: _methods_of(float, ("is_integer", "hex", "as_integer_ratio", "conjugate")),
+    complex: _methods_of(complex, ("conjugate",)),
+    re.Pattern: {n: _regex(getattr(re.Pattern, n)) for n in ("match", "fullmatch", "search", "findall", "finditer",
+                                                               "split", "sub", "subn")},
+    re.Match: _methods_of(re.Match, _MATCH_METHODS),
+}
+METHOD_NAMES = frozenset(n for table in METHODS.values() for n in table)
+# Methods whose result is a verdict on the receiver (``startswith``, ``issubset``, ``isdigit``): never
+# computed by a program object in its own process.
+PREDICATE_METHODS = frozenset(n for n in METHOD_NAMES if n.startswith("is") or n in ("startswith", "endswith"))
+
+
+def call_method(receiver: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """``receiver.name(*args, **kwargs)`` for a pure method of the receiver's exact builtin type."""
+    table = METHODS.get(type(receiver))
+    if table is None:
+        raise TypeError(f"{type(receiver).__name__} value: .{name}() is not evaluated by the judge")
+    fn = table.get(name)
+    if fn is None:
+        raise AttributeError(f"'{type(receiver).__name__}' object has no attribute '{name}' the judge evaluates")
+    return fn(receiver, *args, **kwargs)
