@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from verifiers._qualifiers import SCALE_WORDS, qualifier, text_qualifier
@@ -79,22 +80,45 @@ _COPULA = re.compile(
 _NUMBER_RUN_TAIL = re.compile(
     r"(?:-?\d++(?:[.,]\d++)*+(?:,?\s++|;\s*+)(?:(?:and|or)\s++)?){2,}-?\d++(?:[.,]\d++)*+\D{0,3}$")
 # Notes addressed to a grader or claims about the reference answer: the answer must stand on its own.
-# Matched on lower-cased text. Every pattern contains one of NOTE_STEMS, so a text without any stem
-# (the common case) is ruled out by a few substring checks; _GRADER_NOTE then only runs in small windows.
-NOTE_STEMS = ("grad", "judge", "verif", "evaluat", "answer", "solution", "credit", "marks", "mark ", "instruct")
-_GRADER_NOTE = re.compile(
-    r"(?:note|message|instruction|hint|attention|comment)s?\s*(?:to|for)\s*(?:the\s+)?"
-    r"(?:grader|evaluator|judge|verifier|grading)"
-    r"|(?:dear|hey|hi|hello)\s+(?:grader|evaluator|judge|verifier)"
-    r"|\b(?:grader|evaluator|verifier|grading\s+system|auto-?grader)\s*[:,]"
-    r"|(?:reference|gold|official|ground[- ]truth)\s+(?:answer|solution)\s+"
-    r"(?:is\s+(?:wrong|incorrect|actually|also)|was|should|says|states|equals|matches|in\s+the\s+key)"
-    r"|(?:reference|gold|official|ground[- ]truth)\s+(?:answer|solution)\s*(?:is|=|:)"
-    r"|mark\s+(?:this|it|my\s+answer|the\s+answer|the\s+response|me)\s+(?:as\s+)?(?:correct|right|full)"
-    r"|(?:award|give|grant)\s+(?:me\s+)?(?:full|maximum|max|the\s+full)\s+(?:credit|marks)"
-    r"|ignore\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above)\s+(?:instructions)")
-_NOTE_ANCHOR = re.compile("|".join(NOTE_STEMS))
-_NOTE_WINDOW = 60
+# Matched on lower-cased text. Each rule is a keyword with the context a note puts before and after it
+# ("note to the <grader>", "reference <answer> is wrong"): the keyword is found with substring searches,
+# then only its neighbourhood is matched, so the cost grows with the keywords a text holds, not its length.
+# Every keyword contains one of NOTE_STEMS, so a text without any stem (the common case) is ruled out by
+# a few substring checks. ("mark" covers "marks" and "mark "; a prefilter may let more through, never fewer.)
+NOTE_STEMS = ("grad", "judge", "verif", "evaluat", "answer", "solution", "credit", "mark", "instruct")
+_NOTE_CONTEXT = 60  # characters of context read before a keyword
+
+
+@dataclass(frozen=True)
+class _NoteRule:
+    """A note: one of ``keywords``, right after text matching ``before`` and right before ``after``."""
+
+    keywords: tuple[str, ...]
+    before: re.Pattern[str] | None = None  # must end where the keyword starts (searched in the context)
+    after: re.Pattern[str] | None = None  # must start where the keyword ends
+    word_start: bool = False  # the keyword (or ``before``'s match) starts a word
+
+
+def _ending(pattern: str) -> re.Pattern[str]:
+    return re.compile(f"(?:{pattern})\\Z")
+
+
+_TO_GRADER = ("grader", "evaluator", "judge", "verifier", "grading")
+_NOTE_RULES = (
+    _NoteRule(_TO_GRADER, _ending(r"(?:note|message|instruction|hint|attention|comment)s?\s*(?:to|for)\s*(?:the\s+)?")),
+    _NoteRule(_TO_GRADER[:4], _ending(r"(?:dear|hey|hi|hello)\s+")),
+    _NoteRule(("grader", "evaluator", "verifier"), None, re.compile(r"\s*[:,]"), word_start=True),
+    _NoteRule(("grader",), _ending(r"auto-?"), re.compile(r"\s*[:,]"), word_start=True),
+    _NoteRule(("grading",), None, re.compile(r"\s+system\s*[:,]"), word_start=True),
+    _NoteRule(("answer", "solution"), _ending(r"(?:reference|gold|official|ground[- ]truth)\s+"), re.compile(
+        r"\s+(?:is\s+(?:wrong|incorrect|actually|also)|was|should|says|states|equals|matches|in\s+the\s+key)"
+        r"|\s*(?:is|=|:)")),
+    _NoteRule(("mark",), None, re.compile(
+        r"\s+(?:this|it|my\s+answer|the\s+answer|the\s+response|me)\s+(?:as\s+)?(?:correct|right|full)")),
+    _NoteRule(("credit", "marks"), _ending(r"(?:award|give|grant)\s+(?:me\s+)?(?:full|maximum|max|the\s+full)\s+")),
+    _NoteRule(("instructions",), _ending(r"ignore\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above)\s+")),
+)
+_WORD_CHAR = re.compile(r"\w")
 
 
 def may_have_grader_note(text: str) -> bool:
@@ -103,27 +127,47 @@ def may_have_grader_note(text: str) -> bool:
     return any(stem in low for stem in NOTE_STEMS)
 
 
+def _note_start(low: str, rule: _NoteRule, at: int, end: int) -> int:
+    """Where ``rule``'s note around the keyword at ``low[at:end]`` starts; -1 if there is none."""
+    if rule.after is not None and rule.after.match(low, end) is None:
+        return -1
+    start = at
+    if rule.before is not None:
+        m = rule.before.search(low, max(0, at - _NOTE_CONTEXT), at)
+        if m is None:
+            return -1
+        start = m.start()
+    if rule.word_start and start > 0 and _WORD_CHAR.match(low, start - 1):
+        return -1
+    return start
+
+
+# keyword -> (its stem, the rules it anchors), in the order of NOTE_STEMS
+_NOTE_KEYWORDS: dict[str, tuple[str, tuple[_NoteRule, ...]]] = {
+    word: (next(stem for stem in NOTE_STEMS if stem in word),
+           tuple(rule for rule in _NOTE_RULES if word in rule.keywords))
+    for word in dict.fromkeys(w for rule in _NOTE_RULES for w in rule.keywords)
+}
+
+
 def grader_note(text: str) -> int:
     """Where a note to the grader (or a claim about the reference answer) starts in ``text``; -1 if none."""
-    if not may_have_grader_note(text):
-        return -1
     low = text.lower()
-    lo = hi = -1  # windows around the anchors, merged: each character is searched once
-    for m in _NOTE_ANCHOR.finditer(low):
-        start, end = max(0, m.start() - _NOTE_WINDOW), m.end() + _NOTE_WINDOW
-        if start <= hi:
-            hi = end
+    stems = [stem for stem in NOTE_STEMS if stem in low]
+    if not stems:
+        return -1
+    first = -1
+    for word, (stem, rules) in _NOTE_KEYWORDS.items():
+        if stem not in stems:
             continue
-        if hi >= 0:
-            hit = _GRADER_NOTE.search(low, lo, hi)
-            if hit:
-                return hit.start()
-        lo, hi = start, end
-    if hi >= 0:
-        hit = _GRADER_NOTE.search(low, lo, hi)
-        if hit:
-            return hit.start()
-    return -1
+        at = low.find(word)
+        while at >= 0 and (first < 0 or at < first + _NOTE_CONTEXT):
+            for rule in rules:
+                start = _note_start(low, rule, at, at + len(word))
+                if start >= 0 and (first < 0 or start < first):
+                    first = start
+            at = low.find(word, at + 1)
+    return first
 
 
 def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
@@ -263,9 +307,14 @@ def _links(gap: str) -> bool:
     return len(words) <= 6 and any(w in ("and", "or") for w in words)
 
 
+def may_have_debris(text: str) -> bool:
+    """Cheap prefilter for chat-template debris: ``False`` means ``text`` has no end-of-turn token."""
+    return "<" in text and DEBRIS_START.search(text) is not None  # every token starts with "<"
+
+
 def cut_debris(text: str) -> str:
     """``text`` up to the first chat-template end-of-turn token that follows some content."""
-    if DEBRIS_START.search(text) is None:
+    if not may_have_debris(text):
         return text  # one scan: every END_OF_TURN token starts with one of these
     cut = len(text)
     for tok in END_OF_TURN:

@@ -22,13 +22,13 @@ from typing import ClassVar
 
 from verifiers._config import DEFAULT_MAX_CHARS, ScorerConfig
 from verifiers._extract import (
-    DEBRIS_START,
     FALLBACK_MARKERS,
     HEDGE_GAP,
     Extraction,
     cut_debris,
     find_answer,
     grader_note,
+    may_have_debris,
 )
 from verifiers._format_parts import format_parts
 from verifiers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number
@@ -123,7 +123,7 @@ def _fast_path(response: str, gold: str) -> Score | None:
     # another #### close before it may be a hedge: the general path decides
     if i < 0 or len(response) > DEFAULT_MAX_CHARS or response.find("####", max(0, i - HEDGE_GAP - 8), i) >= 0:
         return None
-    if DEBRIS_START.search(response) is not None:
+    if may_have_debris(response):
         return None  # maybe chat-template debris: the general path cuts it first
     j = response.find("\n", i)
     content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
@@ -148,7 +148,7 @@ def _may_address_grader(t: str) -> bool:
     """``verifiers._extract.may_have_grader_note``, unrolled for the hot path (same stems)."""
     t = t.lower()
     return ("grad" in t or "answer" in t or "solution" in t or "judge" in t or "verif" in t or "evaluat" in t
-            or "credit" in t or "marks" in t or "mark " in t or "instruct" in t)
+            or "credit" in t or "mark" in t or "instruct" in t)
 
 
 def _number_key(text: str, strict: bool) -> str | None:
