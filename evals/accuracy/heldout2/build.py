@@ -13,7 +13,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import rows  # noqa: E402
+import rows
 
 FIELDS = ("id", "task", "gold", "response", "expected", "class", "why")
 
@@ -32,10 +32,8 @@ def _data_dir():
 
 def _strip_layout(text):
     # The triple-quoted layout in rows.py adds one leading and one trailing newline; drop exactly those.
-    if text.startswith("\n"):
-        text = text[1:]
-    if text.endswith("\n"):
-        text = text[:-1]
+    text = text.removeprefix("\n")
+    text = text.removesuffix("\n")
     return text
 
 
@@ -88,8 +86,7 @@ def main():
     cs = cases()
     path = HERE / "cases.jsonl"
     with open(path, "w", encoding="utf-8", newline="\n") as f:
-        for c in cs:
-            f.write(json.dumps({k: c[k] for k in FIELDS}, ensure_ascii=False) + "\n")
+        f.writelines(json.dumps({k: c[k] for k in FIELDS}, ensure_ascii=False) + "\n" for c in cs)
     for task in ("math", "gsm8k"):
         sub = [c for c in cs if c["task"] == task]
         print(f"{task}: {len(sub)} cases, {sum(not c['expected'] for c in sub)} expected incorrect")

@@ -14,11 +14,11 @@ GSM8K = []
 
 
 def M(src, gold, expected, cls, why, response):
-    MATH.append(dict(src=src, gold=gold, expected=expected, cls=cls, why=why, response=response))
+    MATH.append({"src": src, "gold": gold, "expected": expected, "cls": cls, "why": why, "response": response})
 
 
 def G(src, gold, expected, cls, why, response):
-    GSM8K.append(dict(src=src, gold=gold, expected=expected, cls=cls, why=why, response=response))
+    GSM8K.append({"src": src, "gold": gold, "expected": expected, "cls": cls, "why": why, "response": response})
 
 
 # ----------------------------------------------------------------------------------------------------

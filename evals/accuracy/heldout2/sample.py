@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 DATA = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[4] / "shared" / "data"
-ALLOC = dict(integer=20, fraction=11, radical=10, expression=10, tuple=10, pi=7, decimal=5, set=9, degree=5,
-             matrix=8, other=4, interval=9, text=5, complex=6, equation=5, choice=4, base=5, money=3,
-             percent=4, pm=3, time=2, inequality=1)
+ALLOC = {"integer": 20, "fraction": 11, "radical": 10, "expression": 10, "tuple": 10, "pi": 7, "decimal": 5, "set": 9, "degree": 5,
+             "matrix": 8, "other": 4, "interval": 9, "text": 5, "complex": 6, "equation": 5, "choice": 4, "base": 5, "money": 3,
+             "percent": 4, "pm": 3, "time": 2, "inequality": 1}
 
 
 def kind(s):
@@ -79,7 +79,7 @@ def symmetric(a):
 
 
 def main():
-    rows = [json.loads(line) for line in open(DATA / "math" / "test.jsonl", encoding="utf-8")]
+    rows = [json.loads(line) for line in (DATA / "math" / "test.jsonl").read_text(encoding="utf-8").splitlines()]
     kinds = {}
     for i, r in enumerate(rows):
         kinds.setdefault(kind(r["answer"]), []).append(i)
@@ -91,7 +91,7 @@ def main():
     cand = [i for i in sorted(kinds["matrix"]) if "&" in rows[i]["answer"] and not symmetric(rows[i]["answer"])]
     for i in random.Random(20240918).sample(cand, 3):
         print("math", "matrix-nonsym", rows[i]["unique_id"], rows[i]["answer"], sep="\t")
-    gsm = [json.loads(line) for line in open(DATA / "gsm8k" / "test.jsonl", encoding="utf-8")]
+    gsm = [json.loads(line) for line in (DATA / "gsm8k" / "test.jsonl").read_text(encoding="utf-8").splitlines()]
     for i in sorted(random.Random(20240917).sample(range(len(gsm)), 60)):
         print("gsm8k", i, gsm[i]["answer"].split("####")[-1].strip(), sep="\t")
 
