@@ -107,9 +107,12 @@ def run_batch(task: str, responses: Sequence[str], golds: Sequence[str], *, work
         raise ConfigError(f"workers must be >= 1 (or None to choose), got {workers}")
     score = scorer_for(task)
     responses, golds = list(responses), list(golds)
-    if workers == 1 or len(responses) <= 1:
-        return [score(r, g, config=config) for r, g in zip(responses, golds)]
     threads = workers if workers is not None else (default_threads() if task == "math" else 1)
+    # Nothing to decide (MATH on one thread; GSM8K without processes to ship items to): exactly the loop.
+    if len(responses) <= 1 or (workers in (None, 1) if task == "gsm8k" else threads == 1):
+        if config is None:
+            return [score(r, g) for r, g in zip(responses, golds)]
+        return [score(r, g, config=config) for r, g in zip(responses, golds)]
     return Batch(task, score, responses, golds, config, threads, workers).run()
 
 
