@@ -2,7 +2,7 @@
 
 Each case file starts with header lines, then the program:
 
-    # class: 1..6 (the classes of issue #14), A1..C4 (the red team's classes after it), seccomp, limit,
+    # class: 1..6 (the classes of issue #14), A1..C4 and R1..R7 (the red teams' classes after it), seccomp, limit,
     #        host or control
     # covers: one line
     # test: an assert (repeatable; none: the program has no tests)
@@ -44,7 +44,12 @@ TIME_BOUND_S = 20.0  # generous: the per-program limit is 2 s, the parent's hard
 ISSUE_CLASSES = ("1", "2", "3", "4", "5", "6")
 # The red team's classes after issue #14: reward hacks in the judge (A), parent cost (B), isolation (C).
 RED_TEAM_CLASSES = ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3", "C4")
-CLASSES = {*ISSUE_CLASSES, *RED_TEAM_CLASSES, "seccomp", "limit", "host", "control"}
+# Round 3 (r3_*.case): R1 methods of program values applied to test data, R2 judge builtins over program-side
+# names, R3 expected values computed beside the program, R4 a stalled dispatcher timing out finished programs,
+# R5 cached values shared and mutated across judgements, R6 parent CPU per program, R7 kernel buffers outside
+# RLIMIT_AS (sockets, grown pipes).
+ROUND3_CLASSES = ("R1", "R2", "R3", "R4", "R5", "R6", "R7")
+CLASSES = {*ISSUE_CLASSES, *RED_TEAM_CLASSES, *ROUND3_CLASSES, "seccomp", "limit", "host", "control"}
 STATUSES = {"passed", "failed", "timeout", "memory", "syntax_error", "runtime_error", "crashed", "no_tests"}
 POOL_EVENTS = ("workers_started", "recycled", "hard_kills", "anomalies", "violations")
 HEALTH = ("import threading, os\n"

@@ -12,9 +12,10 @@ operation: a new pid namespace per program), and the calls that take another pro
 itself. ``clone3`` fails with ENOSYS so libc falls back to ``clone``, whose flags a filter can read.
 Kernel quotas counted per user rather than per namespace are out of reach: ``inotify_init*`` and
 ``fanotify_init`` are denied (their instances count against the host user's limit), and pending signals
-are bounded by RLIMIT_SIGPENDING. Sockets: only ``AF_UNIX``, ``AF_INET`` and ``AF_INET6`` (the private
-loopback) may be created; other families (``AF_VSOCK``, ``AF_NETLINK``, ``AF_PACKET``...) reach objects the
-network namespace does not isolate, and fail with EAFNOSUPPORT. ``setsid`` is denied: every process of a
+are bounded by RLIMIT_SIGPENDING. No sockets: ``socket`` and ``socketpair`` are denied (the network
+namespace has only a down loopback, some families such as ``AF_VSOCK`` reach objects it does not isolate,
+socket buffers are kernel memory no rlimit counts, and ``SCM_RIGHTS`` would let a program keep fds in flight
+beyond RLIMIT_NOFILE); ``fcntl(F_SETPIPE_SZ)`` is denied too, so a pipe keeps its default buffer. ``setsid`` is denied: every process of a
 sandbox stays in one session, so the scheduler's autogroups give a sandbox one share of the CPU however
 many processes it forks (what the cgroup's CPU controller does where there is one; each child makes its
 own process group instead).
@@ -45,7 +46,7 @@ from verifiers.errors import SandboxError
 _ACT_ALLOW = 0x7FFF0000
 _ACT_ERRNO = 0x00050000
 # enum scmp_compare
-_CMP_NE, _CMP_EQ, _CMP_GE, _CMP_MASKED_EQ = 1, 4, 5, 7
+_CMP_NE, _CMP_EQ, _CMP_MASKED_EQ = 1, 4, 7
 
 # clone(2) namespace flags.
 CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
@@ -75,9 +76,9 @@ SANDBOX_DENIED: dict[str, tuple[str, ...]] = {
     "memfd": ("memfd_create",),
     "per-user-quotas": ("inotify_init", "inotify_init1", "fanotify_init"),
     "sessions": ("setsid",),
+    "sockets": ("socket", "socketpair"),
 }
-# Socket families a sandbox may create: AF_UNIX (1), AF_INET (2), AF_INET6 (10).
-SOCKET_FAMILIES = (1, 2, 10)
+F_SETPIPE_SZ = 1031  # fcntl(fd, F_SETPIPE_SZ, size): denied
 # Calls whose first argument names a target process: allowed only on the caller itself (0).
 SELF_ONLY_PID_ARG0 = ("prlimit64", "sched_setaffinity", "sched_setparam", "sched_setscheduler", "sched_setattr")
 # setpriority/ioprio_set(which, who, ...): allowed only as (PRIO_PROCESS/IOPRIO_WHO_PROCESS = 1 for ioprio, 0, ...).
@@ -199,22 +200,14 @@ def sandbox_filter() -> bytes:
     for name in SELF_ONLY_PID_ARG0:
         if (nr := syscall_number(name)) is not None:
             rules.append(_Rule(eperm, nr, ((0, _CMP_NE, 0, 0),)))
-    for name in ("socket", "socketpair"):  # socket(family, ...): deny every family outside SOCKET_FAMILIES
+    for name in ("fcntl", "fcntl64"):  # fcntl(fd, cmd, ...)
         if (nr := syscall_number(name)) is not None:
-            rules += [_Rule(_ACT_ERRNO | errno.EAFNOSUPPORT, nr, cmp) for cmp in _outside(SOCKET_FAMILIES)]
+            rules.append(_Rule(eperm, nr, ((1, _CMP_EQ, F_SETPIPE_SZ, 0),)))
     for name, which in _WHICH_WHO.items():
         if (nr := syscall_number(name)) is not None:
             rules.append(_Rule(eperm, nr, ((0, _CMP_NE, which, 0),)))
             rules.append(_Rule(eperm, nr, ((1, _CMP_NE, 0, 0),)))
     return _export(rules)
-
-
-def _outside(allowed: tuple[int, ...]) -> list[tuple[tuple[int, int, int, int], ...]]:
-    """Argument-0 comparisons that together match every value not in ``allowed`` (compared as 64-bit
-    values, so garbage in the upper half never slips through)."""
-    cmps = [((0, _CMP_EQ, v, 0),) for v in range(max(allowed) + 1) if v not in allowed]
-    cmps.append(((0, _CMP_GE, max(allowed) + 1, 0),))
-    return cmps
 
 
 def memfd_with(data: bytes, name: str = "seccomp") -> int:
