@@ -45,10 +45,9 @@ ISSUE_CLASSES = ("1", "2", "3", "4", "5", "6")
 # The red team's classes after issue #14: reward hacks in the judge (A), parent cost (B), isolation (C).
 RED_TEAM_CLASSES = ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3", "C4")
 # Round 3 (r3_*.case): R1 methods of program values applied to test data, R2 judge builtins over program-side
-# names, R3 expected values computed beside the program, R4 a stalled dispatcher timing out finished programs,
-# R5 cached values shared and mutated across judgements, R6 parent CPU per program, R7 kernel buffers outside
-# RLIMIT_AS (sockets, grown pipes).
-ROUND3_CLASSES = ("R1", "R2", "R3", "R4", "R5", "R6", "R7")
+# names, R3 expected values computed beside the program, R5 cached values shared and mutated across
+# judgements, R6 parent CPU per program, R7 kernel buffers outside RLIMIT_AS (sockets, grown pipes).
+ROUND3_CLASSES = ("R1", "R2", "R3", "R5", "R6", "R7")
 CLASSES = {*ISSUE_CLASSES, *RED_TEAM_CLASSES, *ROUND3_CLASSES, "seccomp", "limit", "host", "control"}
 STATUSES = {"passed", "failed", "timeout", "memory", "syntax_error", "runtime_error", "crashed", "no_tests"}
 POOL_EVENTS = ("workers_started", "recycled", "hard_kills", "anomalies", "violations")
@@ -167,7 +166,7 @@ def test_suite_covers_every_class() -> None:
     per_class = Counter(c.klass for c in cases)
     for klass in ISSUE_CLASSES:
         assert per_class[klass] >= 3, f"class {klass} has {per_class[klass]} variants"
-    for klass in RED_TEAM_CLASSES:
+    for klass in (*RED_TEAM_CLASSES, *ROUND3_CLASSES):
         assert per_class[klass] >= 2, f"class {klass} has {per_class[klass]} variants"
     assert per_class["control"] >= 3 and per_class["seccomp"] >= 13 and per_class["limit"] >= 8
     assert len(cases) >= 100

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -93,7 +94,10 @@ _WRAPS = ["{}", "len({})", "sorted({})", "set({})", "str({})", "list({})", "tupl
           # closed iterables, looped over program values), map/filter over lambdas, pure methods, modules
           "[v for v in {}]", "sum(1 for _ in {})", "list(map(lambda v: v, {}))", "[{} for _ in range(2)]",
           "all(v == v for v in {})", "{}.count(1)", "str({}).upper()", "str({}).startswith('1')",
-          "operator.add({}, {})", "list(filter(lambda v: v, {}))", "dict((k, v) for k, v in {}.items())"]
+          "operator.add({}, {})", "list(filter(lambda v: v, {}))", "dict((k, v) for k, v in {}.items())",
+          # round 3: builtin-type methods with arguments, introspection of plain values, parent modules
+          "str({}).find('1')", "{}.index(0)", "set({}).difference({1})", "isinstance({}, list)", "type({}) is int",
+          "json.loads(json.dumps({}))", "copy.deepcopy({})", "sorted(str(v) for v in {})"]
 _EXPECTED = ["0", "1", "1.25", "'11'", "[0, 1]", "(1, 2)", "{'0': 0}", "{0, 1}", "True", "None", "[]",
              "set()", "8", "[[0, (0, '0')]]", "len([1, 2, 3])", "sorted([2, 1])", "math.sqrt(4)", "(2, 3)"]
 _OPS = ["==", "!=", "<", "in", "not in", ">="]
@@ -102,7 +106,7 @@ _OPS = ["==", "!=", "<", "in", "not in", ">="]
 @st.composite
 def _case(draw: st.DrawFn) -> tuple[str, list[str]]:
     kind = draw(st.sampled_from(sorted(_VALUES)))
-    code = f"import math\nimport operator\ndef f(x):\n    return {_VALUES[kind]}\n"
+    code = f"import copy\nimport json\nimport math\nimport operator\ndef f(x):\n    return {_VALUES[kind]}\n"
     tests = []
     for _ in range(draw(st.integers(1, 3))):
         arg = draw(st.integers(0, 5))
@@ -188,7 +192,8 @@ def test_no_comparison_or_expected_value_reaches_a_leaf(test: str) -> None:
 
 @pytest.mark.parametrize(("test", "setup", "why"), [
     ("assert check(f)", "def check(candidate):\n    return candidate(1) == 2", "set-up code's function"),
-    ("assert f(1) == date(2020, 1, 2)", "from datetime import date", "imported by the set-up code"),
+    ("assert f(1) == getcwd()", "from os import getcwd", "bound by the set-up code beside the program"),
+    ("assert f(1) == date(2020, 1, 2)", "from datetime import date", "no program value can equal"),
     ("assert all(f(x) > 0 for x in g(3))", "", "per item of a program value"),
     ("assert getattr(f(1), 'x') == 2", "", "test value"),
     ("assert re.match(f(1), 'aaa')", "", "pattern"),
@@ -218,3 +223,218 @@ def test_set_up_code_binds_in_the_parent_what_it_can() -> None:
                    "from math import *\nexpected = [1, 2, 3]\ndef approx(a, b):\n    return abs(a - b) < 1e-9\n")[0]
     assert [leaf.name for leaf in p.leaves] == ["f", "f", "f"]
     assert setup_scope(setup) is scope  # cached: RL scores the same set-up code many times
+
+
+# ------------------------------------------------------------------------------ red team round 3 (issue 14)
+# R1: program code never receives test data that decides a comparison.
+
+_R1_SHAPES = [  # each hides 987654 (or "qx987654") in a builtin-type method's arguments or in a predicate
+    "assert f('the quick fox').find('qx987654') != -1",
+    "assert f('abc').count('qx987654') == 1",
+    "assert f(1).index(987654) == 0",
+    "assert not f(10).difference({987654, 3})",
+    "assert f(10).symmetric_difference({987654}) == set()",
+    "assert f({}).get(987654) == 1",
+    "assert any(w.startswith('qx987654') for w in f(['a']))",
+    "assert all(w.isupper() and w != 'qx987654' for w in f('ab cd'))",
+    "assert sorted(w.lower() for w in f(1) if w != 'qx987654') == []",
+    "assert f('a b')['qx987654']",
+    "assert f('a b')[987654:] == []",
+]
+
+
+@pytest.mark.parametrize("test", _R1_SHAPES)
+def test_builtin_methods_of_returned_values_never_reach_the_program(test: str) -> None:
+    p = plan_test(test)
+    assert p.tree is not None, p.error
+    for leaf in p.leaves:
+        wire = json.dumps(leaf.wire())
+        assert leaf.name == "f" and "987654" not in wire and wire.endswith("[]]"), leaf
+        assert leaf.wrap is None, leaf  # nothing of the test is ever evaluated beside the program
+    # A program object in place of the plain value fails the test (the child reports it as not plain data).
+    errors = {leaf.index: "returned an unsupported value (R is not plain data)" for leaf in p.leaves}
+    assert judge(p, {}, errors)[0] is False
+
+
+def test_only_projections_and_one_argument_builtins_wrap_a_program_object() -> None:
+    p = plan_test("assert sorted(str(q) for q in f(1)) == ['a'] and len(g(2)) == 2 and "
+                  "{str(q): len(q) for q in h(3)} == {} and [(q, str(q)) for q in k(4)] == []")
+    assert [leaf.wrap for leaf in p.leaves] == ["[str(q) for q in __leafvalue__]", "len(__leafvalue__)",
+                                                "{str(q): len(q) for q in __leafvalue__}",
+                                                "[(q, str(q)) for q in __leafvalue__]"]
+    for shape in ("assert [str(q) + 'x' for q in f(1)] == ['ax']", "assert [q for q in f(1) if str(q)] == []",
+                  "assert [q.lower() for q in f(1)] == ['a']", "assert [q == 'a' for q in f(1)] == [True]",
+                  "assert [str(q, 'x') for q in f(1)] == []", "assert [max(q, 2) for q in f(1)] == [2]",
+                  "assert sorted(f(1), key=len) == []", "assert math.isclose(f(1), 2.5)"):
+        p = plan_test(shape)
+        assert p.tree is not None and all(leaf.wrap is None for leaf in p.leaves), shape
+
+
+def test_methods_of_objects_the_test_names_are_calls_into_the_program() -> None:
+    setup = "cache = Cache()\ns = Stack()\ns.push(1)\nroot = Node(1)"
+    for test, source in (("assert cache.get(1) == 'one'", "cache.get(1)"), ("assert s.pop() == 1", "s.pop()"),
+                         ("assert root.left.count(2) == 0", "root.left.count(2)"),
+                         ("assert root.left.val == 2", "root.left.val")):
+        p = plan_tests("", [test], setup)[0]
+        assert [leaf.source for leaf in p.leaves] == [source], test
+    for test in ("assert f(1).__eq__(5)", "assert f('a').find(*['q']) == 0", "assert cache.__contains__(1)"):
+        p = plan_tests("", [test], setup)[0]
+        assert p.tree is None and "handed to" in (p.error or ""), (test, p.error)
+
+
+# R2: judge functions over program-side names are applied here, on the name's value.
+
+def test_judge_functions_over_program_names_fetch_the_value() -> None:
+    p = plan_tests("", ["assert acc.total() == sum(vals) + len(vals)"], "vals = make_list()\nacc = Account(vals)")[0]
+    assert sorted(leaf.source for leaf in p.leaves) == ["acc.total()", "vals", "vals"]
+    values = {leaf.index: (6 if leaf.source == "acc.total()" else [1, 2]) for leaf in p.leaves}
+    assert judge(p, values, {}) == (False, "assertion failed (got 6, [1, 2])")
+    values = {leaf.index: (5 if leaf.source == "acc.total()" else [1, 2]) for leaf in p.leaves}
+    assert judge(p, values, {})[0] is True
+
+
+@pytest.mark.parametrize(("test", "setup"), [
+    ("assert isinstance(s, Stack)", "s = object()"),
+    ("assert isinstance(make_point(1, 2), Point)", ""),
+    ("assert isinstance(f(1), (int, Point))", ""),
+    ("assert issubclass(Square, Shape)", ""),
+    ("assert callable(solve)", ""),
+    ("assert type(f(1)).__name__ == 'int'", ""),
+])
+def test_introspection_of_program_classes_and_objects_is_refused(test: str, setup: str) -> None:
+    p = plan_tests("", [test], setup)[0]
+    assert p.tree is None and (p.error or "").startswith("unsupported test shape"), (test, p.error)
+    assert "process could answer" in (p.error or "")
+
+
+def test_introspection_of_plain_data_stays_in_the_parent() -> None:
+    p = plan_test("assert isinstance(f(1), int) and type(f(2)) is list")
+    assert _names(p) == ["f", "f"] and all(leaf.wrap is None for leaf in p.leaves)
+    assert judge(p, {p.leaves[0].index: 1, p.leaves[1].index: [1]}, {})[0] is True
+    assert judge(p, {p.leaves[0].index: "1", p.leaves[1].index: [1]}, {})[0] is False
+
+
+def test_set_up_data_handed_to_the_program_stays_pristine_for_the_test() -> None:
+    setup = "nums = [4, 1, 3]\nacc = Account(nums)\nprint(nums)"
+    scope = setup_scope(setup)
+    assert scope.env["nums"] == [4, 1, 3] and scope.shared == {"nums"} and scope.program == {"acc"}
+    p = plan_tests("", ["assert acc.balance() == sum(nums)"], setup)[0]
+    assert [leaf.source for leaf in p.leaves] == ["acc.balance()"] and p.tree[2][0][1] == ("lit", 8)
+    # A test that reads no other program name checks what the program did to the data in place.
+    p = plan_tests("", ["assert lst == [1, 3, 4] and lst.count(3) == 1"], "lst = [4, 1, 3]\nsort_in_place(lst)")[0]
+    assert [leaf.source for leaf in p.leaves] == ["lst", "lst"]
+    assert judge(p, {p.leaves[0].index: [1, 3, 4], p.leaves[1].index: [1, 3, 4]}, {})[0] is True
+    assert judge(p, {p.leaves[0].index: [4, 1, 3], p.leaves[1].index: [4, 1, 3]}, {})[0] is False
+
+
+def test_random_set_up_data_is_drawn_in_the_parent() -> None:
+    import random
+
+    setup = "import random\nrandom.seed(0)\ndata = [random.randint(0, 100) for _ in range(20)]"
+    state = random.getstate()
+    p = plan_tests("", ["assert my_sort(data) == sorted(data)"], setup)[0]
+    assert random.getstate() == state  # the process's generator is untouched
+    random.seed(0)
+    expected = [random.randint(0, 100) for _ in range(20)]
+    assert p.leaves[0].values == ([expected], []) and p.tree[2][0][1] == ("lit", sorted(expected))
+
+
+# R3: what set-up code computes beside the program is never a test's own value.
+
+def test_set_up_values_are_tainted_by_what_computes_them() -> None:
+    setup = ("import json, copy, os\nfrom datetime import date\nbase = [3, 1, 2]\n"
+             "a = json.loads('[[1, 2]]')\nb = copy.deepcopy(base)\nb.sort()\nc = date(2020, 1, 2).isoformat()\n"
+             "print(a, b, c)\nassert b\n"  # read-only statements taint nothing
+             "d = os.getcwd()\ne = [d, 1]\nwith open('x') as fh:\n    g = fh.read()\n"
+             "h = [1]\nh.append(f(0))\nk = [2]\nk.append(len(d))\nr = Node(1)\n")
+    scope = setup_scope(setup)
+    assert scope.env["a"] == [[1, 2]] and scope.env["b"] == [1, 2, 3] and scope.env["c"] == "2020-01-02"
+    assert scope.foreign == {"os", "d", "e", "fh", "g", "k"} and scope.program == {"h", "r"}
+    for name in ("d", "e", "g", "k"):
+        p = plan_tests("", [f"assert f(1) == {name}", f"assert sorted({name}) == f(2)"], setup)
+        assert all(q.tree is None and "beside the program" in (q.error or "") for q in p), name
+    p = plan_tests("", ["assert f(d) == 1"], setup)[0]  # a foreign value may still be the program's input
+    assert [leaf.source for leaf in p.leaves] == ["f(d)"]
+
+
+# R5: a judgement never changes what another judgement reads.
+
+def _judge_many(test: str, setup: str, rounds: list[Any]) -> list[bool]:
+    out = []
+    for value in rounds:
+        p = plan_tests("", [test], setup)[0]
+        out.append(judge(p, {leaf.index: value for leaf in p.leaves}, {})[0])
+    return out
+
+
+@pytest.mark.parametrize(("test", "setup", "right", "wrong"), [
+    ("assert all_found(f(12), [1, 2, 3])", ("def all_found(found, expected):\n    for v in found:\n"
+                                             "        expected.remove(v)\n    return not expected"), [1, 2, 3], []),
+    ("assert functools.reduce(lambda acc, x: acc.append(x) or acc, f(6), []).count(4) == 1", "import functools",
+     [4], [5]),
+    ("assert remember(f(1))", "seen = []\ndef remember(v):\n    seen.append(v)\n    return 4 in seen", 4, 5),
+    ("assert f(1) == expected.pop()", "expected = [3, 2]", 2, 3),
+    ("assert all(f(1) != x for x in stash.pop())", "stash = [[1], [2]]", 3, 2),
+    ("assert f(1) == Box(2)", ("class Box:\n    n = []\n    def __init__(self, v):\n        self.v = v\n"
+                               "    def __eq__(self, o):\n        Box.n.append(o)\n"
+                               "        return o == self.v and len(Box.n) == 1"), 2, 3),
+])
+def test_a_judgement_never_changes_what_later_ones_read(test: str, setup: str, right: Any, wrong: Any) -> None:
+    rounds = [wrong, right, right, wrong, right, wrong]
+    expected = [False, True, True, False, True, False]
+    assert _judge_many(test, setup, rounds) == expected
+    plan_test.cache_clear()  # and from cold caches, in another order
+    assert _judge_many(test, setup, rounds[::-1]) == expected[::-1]
+    scope = setup_scope(setup)
+    fresh = setup_scope.__wrapped__(setup)  # type: ignore[attr-defined]
+    assert {k: v for k, v in scope.env.items() if not callable(v)} == {k: v for k, v in fresh.env.items() if not callable(v)}
+
+
+def test_pure_checks_stay_cached_and_stateful_ones_are_planned_per_program() -> None:
+    setup = ("import math\ndef approx(a, b):\n    return abs(a - b) <= 1e-9 * max(1, abs(b))\n"
+             "def near_all(xs, ys):\n    return len(xs) == len(ys) and all(approx(x, y) for x, y in zip(xs, ys))\n"
+             "seen = []\ndef logged(v):\n    seen.append(v)\n    return v\n")
+    for test, private in (("assert approx(f(1), math.pi)", False), ("assert near_all(f(1), [1.0, 2.0])", False),
+                          ("assert sorted(f(1), key=lambda t: t[1]) == []", False),
+                          ("assert logged(f(1)) == 1", True),
+                          ("assert max(f(1), key=lambda t: seen.append(t) or 0) == 1", True)):
+        assert plan_test(test, 0, frozenset(), setup).private is private, test
+        p1, p2 = plan_tests("", [test], setup)[0], plan_tests("", [test], setup)[0]
+        assert (p1.tree is p2.tree) is not private, test  # private plans are each program's own
+    cached = plan_test("assert logged(f(1)) == 1", 0, frozenset(), setup)
+    for _ in range(3):  # judging the cached private plan itself plans a copy: the cached one never runs
+        assert judge(cached, {0: 1}, {}) == (True, "") and judge(cached, {0: 2}, {})[0] is False
+
+
+# R6: one judge work budget per program.
+
+def test_judge_work_is_bounded_per_program() -> None:
+    from verifiers.sandbox._pure import MAX_JUDGE_STEPS
+
+    tests = ["assert all(isinstance(x, int) and x >= 0 for x in f(1))", "assert f(2) == 1"]
+    p1, p2 = plan_tests("", tests, "")
+    values = {p1.leaves[0].index: [0] * 500_000, p2.leaves[0].index: 1}
+    ok, why = judge(p1, values, {})
+    assert not ok and "judge work budget exceeded" in why and str(MAX_JUDGE_STEPS) in why
+    ok, why = judge(p2, values, {})  # the same program's next test: not judged at all
+    assert not ok and why.startswith("not judged")
+    # Quadratic shapes: the operand sizes are charged per loop item.
+    p = plan_test("assert all(x in f(1) for x in f(2))")
+    big = list(range(50_000))
+    assert "budget" in judge(p, {p.leaves[0].index: big, p.leaves[1].index: big}, {})[1]
+
+
+@pytest.mark.parametrize(("test", "value"), [
+    ("assert all(0 <= x < 5_000 for x in f(1))", list(range(5_000))),
+    ("assert sorted(f(1)) == list(range(50_000))", list(range(50_000))[::-1]),
+    ("assert all(f(i) == i * i for i in range(2_000))", None),
+    ("assert sum(len(w) for w in f(1)) == 15_000", ["abc"] * 5_000),
+    ("assert all(v in {1, 2, 3} for v in f(1))", [1, 2, 3] * 1_000),
+])
+def test_honest_shapes_fit_the_budget_with_a_wide_margin(test: str, value: Any) -> None:
+    from verifiers.sandbox._pure import MAX_JUDGE_STEPS
+
+    p = plan_tests("", [test], "")[0]
+    values = {leaf.index: (value if value is not None else i * i) for i, leaf in enumerate(p.leaves)}
+    assert judge(p, values, {}) == (True, "")
+    assert p.budget is not None and MAX_JUDGE_STEPS - p.budget.left < MAX_JUDGE_STEPS // 2, test

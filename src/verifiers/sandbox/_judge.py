@@ -18,12 +18,27 @@ iterables are unrolled here: each item's program calls are their own leaves, wit
 inputs; over a program value they loop here, and may then not call the program per item.
 
 What remains are *leaves*, the only part that runs in the sandbox. A leaf is the program's own answer:
-a call, attribute or subscript rooted at a program name (``f(x)``, ``obj.area()``, ``f(1)[0]``), whose
-arguments are inputs (closed ones travel as values), or a judge builtin applied to program names alone
-(``len(root)``). A leaf never holds a comparison or a test value outside a program call's arguments, and is
-never rooted at a name the set-up code binds: a test that would need one (``operator.eq(f(1), 42)`` with an
-operator the judge does not evaluate, ``check(f)`` with ``check`` defined by set-up code, ``f(1) == date(...)``
-with ``date`` imported beside the program) is refused as an unsupported test shape, never evaluated there.
+a call, attribute or subscript rooted at a program name (``f(x)``, ``obj.area()``, ``f(1)[0]``, a bare
+program value ``nums``), whose arguments are inputs (closed ones travel as values). Program code never
+receives test data that decides a comparison: a method of a builtin type (``r.find("quick")``,
+``r.difference({2, 3})``, ``w.startswith("a")``) is the judge's, on plain data only (a program object there
+fails the test); a judge function over a program name (``sum(nums)``, ``sorted(data)``) fetches the name's
+value and applies the function here. A leaf never holds a comparison or a test value outside a program
+call's arguments, and is never rooted at a name the set-up code binds beside the program: a test that would
+need one (``operator.eq(f(1), 42)`` with an operator the judge does not evaluate, ``check(f)`` with ``check``
+defined by set-up code, ``f(1) == expected`` with ``expected`` computed beside the program,
+``isinstance(s, Stack)`` with the program's class) is refused as an unsupported test shape, never evaluated
+there.
+
+Only one kind of judge call reaches the sandbox, and with no test value: a one-argument judge builtin
+(``str(obj)``, ``len(root)``) or a comprehension that only projects a program value's items
+(``[str(p) for p in bag.items]``), applied there when the value is a program object (`Leaf.wrap`).
+
+Cached plans are shared by every program that runs the same tests, so a judgement never changes one: a
+plan whose evaluation could run test code that keeps state (a set-up function, a test lambda that calls
+anything but the judge's pure functions, a value that is not plain data) is planned afresh for each
+program (`TestPlan.private`), and each program's judgement has one work budget across its tests
+(`_pure.MAX_JUDGE_STEPS`).
 
 One exception keeps MBPP's task 126 meaningful: a test whose only call is a builtin name at the root of
 its left-hand side (``assert sum(10, 15) == 6``) calls the program's function of that name when the
@@ -37,10 +52,12 @@ import ast
 import builtins
 import functools
 import importlib
+import numbers
 import re
 import threading
+import types
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from verifiers.sandbox._protocol import MAX_SAME_HASH, ValueRejected, check_hash_flood, encode_value
@@ -50,16 +67,21 @@ from verifiers.sandbox._pure import (
     CMPOPS,
     FUNC_KEYS,
     FUNCS,
-    MAX_EVAL_STEPS,
+    HIGHER_ORDER,
+    IMMUTABLE_TYPES,
+    INTROSPECTION,
+    MAX_JUDGE_STEPS,
     METHOD_NAMES,
     PARENT_BUILTINS,
     PARENT_MODULES,
-    PREDICATE_METHODS,
+    PLAIN_CONTAINERS,
     TEST_ONLY_ARGS,
     WRAPPABLE,
     Unsafe,
     call_method,
+    is_pure_callable,
     parent_builtins,
+    parent_module,
 )
 from verifiers.sandbox._setup import EMPTY_SCOPE, SetupScope, setup_scope
 
@@ -77,10 +99,11 @@ class Leaf:
     """A program-side sub-expression: ``name(*args, **kw)`` (``name`` set) or ``source`` evaluated with
     ``__leafargs__`` bound to ``values`` (closed inputs, tagged-encoded); ``truth``: report only its truth.
 
-    ``wrap``: the call around it, with the leaf as ``__leafvalue__``: a judge builtin (``str(__leafvalue__)``)
-    or a method that is not a predicate (``__leafvalue__.get(__wrapargs__[0])``, its inputs in
-    ``wrap_values``). When the leaf's value is not plain data (a program object), the child evaluates that
-    instead, on the same value, and its result stands for the whole call (still the program's own answer).
+    ``wrap``: a judge call around it with the leaf as ``__leafvalue__`` and nothing else: a one-argument
+    judge builtin (``str(__leafvalue__)``) or a projection of its items (``[str(p) for p in
+    __leafvalue__]``). When the leaf's value is not plain data (a program object), the child evaluates that
+    instead, on the same value, and its result stands for the whole call. It carries no test value, so it
+    is a function of the program's own value alone: the program's answer, which it could give directly.
     """
 
     index: int
@@ -89,22 +112,53 @@ class Leaf:
     name: str | None
     values: tuple[Any, ...]
     wrap: str | None = None
-    wrap_values: tuple[Any, ...] = ()
 
     def wire(self) -> list[Any]:
-        """The leaf as the child reads it."""
-        return [self.index, self.truth, self.name, self.source, list(self.values), self.wrap, list(self.wrap_values)]
+        """The leaf as the child reads it (the last item, the wrap's inputs, is always empty)."""
+        return [self.index, self.truth, self.name, self.source, list(self.values), self.wrap, []]
+
+
+class JudgeBudget:
+    """The judge work one program may cost, shared by all its tests (`_pure.MAX_JUDGE_STEPS`).
+
+    ``sizes`` remembers the size of values already measured (keyed by id; the value is kept alive with it).
+    """
+
+    __slots__ = ("left", "sizes", "spent_by")
+
+    def __init__(self, steps: int = MAX_JUDGE_STEPS) -> None:
+        self.left = steps
+        self.spent_by: str | None = None  # the test that used the budget up
+        self.sizes: dict[int, tuple[Any, int]] = {}
 
 
 @dataclass(frozen=True)
 class TestPlan:
-    """One parsed test: the parent-side tree over leaves, or why the test cannot be judged."""
+    """One parsed test: the parent-side tree over leaves, or why the test cannot be judged.
+
+    ``private``: its evaluation may run test code that keeps state, or reads values that are not plain
+    data: each program judges its own copy, planned afresh (``key`` says how), never the cached one.
+    ``budget``: the work budget of the program it belongs to (`plan_tests`); None for a bare plan.
+    """
 
     source: str
     tree: Node | None
     leaves: tuple[Leaf, ...]
     error: str | None = None
     entry_candidate: str | None = None  # builtin name at the root of the left side of a program-free test
+    private: bool = False
+    key: tuple[Any, ...] = ()  # plan_test's arguments
+    owned: bool = field(default=False, compare=False)  # planned for one program only
+    budget: JudgeBudget | None = field(default=None, compare=False, repr=False)
+
+    def for_program(self, budget: JudgeBudget) -> TestPlan:
+        """This plan as one program's (``owned``, charging ``budget``); the tree and leaves are shared.
+
+        A shallow copy (``dataclasses.replace`` costs ~10x more; this runs for every test of every program).
+        """
+        plan = object.__new__(TestPlan)
+        plan.__dict__.update(self.__dict__, owned=True, budget=budget)
+        return plan
 
 
 # CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads parsing at once
@@ -152,6 +206,11 @@ def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = froze
         >>> [(leaf.name, leaf.values) for leaf in p.leaves]
         [('f', ([1], []))]
     """
+    return _plan(source, first_index, entries, setup_code)
+
+
+def _plan(source: str, first_index: int, entries: frozenset[str], setup_code: str) -> TestPlan:
+    """`plan_test` without its cache (a private plan is made anew for every program)."""
     if len(source) > MAX_TEST_CHARS:
         return TestPlan(source, None, (), f"test longer than {MAX_TEST_CHARS} characters")
     source = source.strip()
@@ -162,7 +221,7 @@ def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = froze
     if len(mod.body) != 1 or not isinstance(mod.body[0], ast.Assert):
         return TestPlan(source, None, (), "test is not a single assert statement")
     test = mod.body[0].test
-    planner = _Planner(source, first_index, setup_scope(setup_code) if setup_code else EMPTY_SCOPE)
+    planner = _Planner(source, first_index, setup_scope(setup_code) if setup_code else EMPTY_SCOPE, test)
     candidate = planner.entry_candidate(test)
     if candidate in entries:
         planner.set_entry(planner.subject(test))
@@ -172,7 +231,8 @@ def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = froze
         return TestPlan(source, None, (), "test nested too deeply")
     except _Refused as exc:
         return TestPlan(source, None, (), f"{UNSUPPORTED}: {exc}"[:300])
-    return TestPlan(source, tree, tuple(planner.leaves), entry_candidate=candidate)
+    return TestPlan(source, tree, tuple(planner.leaves), entry_candidate=candidate, private=planner.private,
+                    key=(source, first_index, entries, setup_code))
 
 
 class _Refused(Exception):
@@ -187,14 +247,20 @@ _CONST, _VAR = "const", "var"
 
 
 class _Planner:
-    def __init__(self, source: str, first: int, scope: SetupScope) -> None:
+    def __init__(self, source: str, first: int, scope: SetupScope, test: ast.expr | None = None) -> None:
         self.source = source
         self.first = first
-        self.env = scope.env
+        self.env = scope.fresh_env()  # this plan's own: evaluating it never changes another plan's values
+        self.modules: dict[str, Any] = {}  # this plan's private `random`
         self.foreign = scope.foreign
         self.refused = scope.refused
+        self.functions = scope.functions
         shadowed = scope.program | scope.foreign | frozenset(scope.refused)
-        self.parent_names = (PARENT_BUILTINS | PARENT_MODULES | frozenset(scope.env)) - shadowed
+        self.parent_names = (PARENT_BUILTINS | PARENT_MODULES | frozenset(self.env)) - shadowed
+        self.data_names: set[str] = set()  # set-up data the program may have changed in place, read here
+        if test is not None:
+            self.parent_names -= self.program_side_here(test, scope)
+        self.private = False  # set when its evaluation may run stateful test code (see `TestPlan.private`)
         self.scope: dict[str, tuple[str, Any]] = {}  # loop names: (_CONST, value) unrolled, (_VAR, None) looped
         self.leaves: list[Leaf] = []
         self.entry_node: ast.expr | None = None
@@ -202,6 +268,25 @@ class _Planner:
         self._free: dict[int, frozenset[str]] = {}  # per node: its free names (each node analysed once)
         self._special: dict[int, bool] = {}  # per node: holds the entry call or a side effect
         self._keep: list[ast.AST] = []  # nodes made while planning: their ids key the memos above
+
+    def program_side_here(self, test: ast.expr, scope: SetupScope) -> set[str]:
+        """Parent names that are the program's in this test.
+
+        * A module name called like a function (``copy(xs)``): a module is not callable, so it is the
+          program's function of that name (unless the set-up code imported it).
+        * Set-up data handed to code beside the program (`SetupScope.shared`), when the test reads no other
+          program name: it checks what the program did to that data in place (``sort_in_place(lst)`` in
+          the set-up code, ``assert lst == [1, 2, 3]``). Wherever the test also calls the program, the data
+          is the test's own: the parent's pristine copy, whatever the program did to its copy.
+        """
+        out = {n.func.id for n in ast.walk(test) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id in PARENT_MODULES and n.func.id not in self.env}
+        free = _free_names(test)
+        touched = free & scope.shared
+        if touched and all(x in self.parent_names and x not in out for x in free - touched):
+            out |= touched
+            self.data_names |= touched
+        return out
 
     def set_entry(self, node: ast.expr) -> None:
         """Make ``node`` (the test's subject) the program's entry-point call."""
@@ -271,7 +356,7 @@ class _Planner:
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and self.kind(f.value.id) == "parent":
             mod = self.env.get(f.value.id)
             if mod is None and f.value.id in PARENT_MODULES:
-                mod = importlib.import_module(f.value.id)
+                return f"{f.value.id}.{f.attr}"
             if type(mod) is type(importlib):
                 return f"{mod.__name__}.{f.attr}"
         return None
@@ -320,7 +405,14 @@ class _Planner:
         if isinstance(n, ast.Name) and self.kind(n.id) == _VAR:
             return ("var", n.id)
         if isinstance(n, ast.Compare):
-            return ("cmp", self.plan(n.left), tuple((type(op), self.plan(c)) for op, c in zip(n.ops, n.comparators)))
+            left = self.plan(n.left)
+            rest = tuple((type(op), self.plan(c)) for op, c in zip(n.ops, n.comparators))
+            for (a, (op, b)) in zip((left, *(c for _, c in rest)), rest):
+                for x, y in ((a, b), (b, a)):
+                    if op is ast.Eq and x[0] == "lit" and y[0] != "lit" and not _equalable(x[1]):
+                        raise _Refused(f"an expected {type(x[1]).__name__} value, which no program value can "
+                                       "equal (program values come back as plain data)")
+            return ("cmp", left, rest)
         if isinstance(n, ast.BoolOp):
             return ("and" if isinstance(n.op, ast.And) else "or", tuple(self.plan(v, truth) for v in n.values))
         if isinstance(n, ast.UnaryOp):
@@ -345,7 +437,9 @@ class _Planner:
             node = self.parent_call(n)
             if node is not None:
                 return node
-        if isinstance(n, ast.Subscript) and not self.program_rooted(n.value):
+        if isinstance(n, ast.Subscript) and not self.named_object(n.value):
+            # Evaluated here on the decoded value (``f(1)[0]``, ``counts("a b")["a"]``): a returned object's
+            # ``__getitem__`` is not handed the test's key; only an object the test names keeps its own.
             return ("sub", self.plan(n.value), self.plan(n.slice))
         if isinstance(n, ast.Slice):
             parts = [self.plan(p) if p is not None else ("lit", None) for p in (n.lower, n.upper, n.step)]
@@ -363,7 +457,11 @@ class _Planner:
         except Exception as exc:  # noqa: BLE001  (the real assert would raise here too)
             return ("err", f"raised {type(exc).__name__}: {exc}"[:300])
         if _is_iterator(value):  # consumed by a judgement: every judgement gets its own
+            if not (all(_shareable(v) for k, v in env.items() if k != "__builtins__") and _calls_pure(n, env)):
+                self.private = True
             return ("fresh", code, env)
+        if not _shareable(value) and not (isinstance(n, ast.Lambda) and _pure_lambda(n, env)):
+            self.private = True
         return ("lit", value)
 
     def parent_call(self, n: ast.Call) -> Node | None:
@@ -371,42 +469,30 @@ class _Planner:
         method of a builtin type; None when ``n`` is something else."""
         name = self.func_name(n)
         fn = FUNCS.get(name) if name is not None else self.setup_function(n)
-        if fn is not None and self.data_args(n):
+        if fn is not None and self.data_args(n, name):
             args = tuple(self.plan(a) for a in n.args)
             kw = tuple((k.arg, self.plan(k.value)) for k in n.keywords)
             if name in TEST_ONLY_ARGS and (len(args) <= TEST_ONLY_ARGS[name] or args[TEST_ONLY_ARGS[name]][0] != "lit"):
                 raise _Refused(f"{name}() with a pattern that is not the test's own")
             if name in WRAPPABLE:
                 self.wrap_leaf(n, args, kw)
-            return ("call", name, args, kw) if name is not None else ("pcall", fn, args, kw)
+            if name is None:
+                if not self.pure_function(fn, set()):
+                    self.private = True  # set-up code that may keep state between calls
+                return ("pcall", fn, args, kw)
+            return ("call", name, args, kw)
         f = n.func
         if (isinstance(f, ast.Attribute) and f.attr in METHOD_NAMES and _plain_args(n) and name is None
-                and not self.names_module(f.value)):
-            # A pure method of a builtin type: evaluated here on the decoded receiver. On a program object
-            # a predicate fails the test (it would be the verdict); another method is the object's own
-            # answer, computed program-side (`Leaf.wrap`) with closed inputs only.
+                and not self.names_module(f.value) and not self.object_method(n)):
+            # A method of a builtin type on a value a call returns (or an item of one): the test means that
+            # type's method, so it is evaluated here on the decoded receiver. A program object in its place
+            # is not asked to answer it (that would hand the test's values to the program's code to decide
+            # the comparison): the test fails.
             receiver = self.plan(f.value)
             args = tuple(self.plan(a) for a in n.args)
             kw = tuple((k.arg, self.plan(k.value)) for k in n.keywords)
-            if receiver[0] == "leaf" and f.attr not in PREDICATE_METHODS:
-                self.wrap_method(receiver[1], f.attr, args, kw)
             return ("meth", receiver, f.attr, args, kw)
         return None
-
-    def wrap_method(self, k: int, method: str, args: tuple[Node, ...], kw: tuple[tuple[str, Node], ...]) -> None:
-        """Give leaf ``k`` the method call around it as its `Leaf.wrap`, when its inputs can travel."""
-        try:
-            values = [encode_value(a[1]) if a[0] == "lit" else _no_value() for a in (*args, *(v for _, v in kw))]
-        except (ValueRejected, _NotShippable):
-            return
-        refs = [ast.Subscript(ast.Name("__wrapargs__", ast.Load()), ast.Constant(i), ast.Load())
-                for i in range(len(values))]
-        call = ast.Call(ast.Attribute(ast.Name("__leafvalue__", ast.Load()), method, ast.Load()), refs[:len(args)],
-                        [ast.keyword(name, ref) for (name, _), ref in zip(kw, refs[len(args):])])
-        pos = next(j for j, leaf in enumerate(self.leaves) if leaf.index == k)
-        old = self.leaves[pos]
-        self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values,
-                                ast.unparse(ast.fix_missing_locations(call)), tuple(values))
 
     def map_filter(self, n: ast.Call) -> ast.expr | None:
         """``map``/``filter`` over a callable that is not closed, as the equivalent generator expression
@@ -447,17 +533,90 @@ class _Planner:
             self.scope = saved
         return ("comp", kind, clause, self.wrap_comprehension(n, clause))
 
+    def pure_function(self, fn: Any, seen: set[int]) -> bool:
+        """The set-up code's function ``fn`` keeps no state: no defaults, decorators, ``global`` or nested
+        definitions; it changes no object (no item or attribute targets, no ``del``); it calls only the
+        judge's pure functions, builtin types' pure methods and other such set-up functions; every global
+        it reads is shareable (`_shareable`). Then a cached plan may call it in every judgement."""
+        if not isinstance(fn, types.FunctionType):
+            return False
+        st = self.functions.get(fn.__name__)
+        if st is None or st.lineno != fn.__code__.co_firstlineno:
+            return False
+        if st.decorator_list or st.args.defaults or any(d is not None for d in st.args.kw_defaults):
+            return False
+        if id(fn) in seen:
+            return True  # recursion: pure if the rest is
+        seen.add(id(fn))
+        g = fn.__globals__
+
+        def resolve(name: str) -> Any:
+            return g[name] if name in g else _PARENT_BUILTINS.get(name)
+
+        def pure_value(v: Any) -> bool:
+            if isinstance(v, types.FunctionType) and v.__module__ == "__setup__":
+                return self.pure_function(v, seen)
+            return v is not None and _shareable(v)
+
+        a = st.args
+        local = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)} | {
+            x.arg for x in (a.vararg, a.kwarg) if x is not None}
+        body = [n for stmt in st.body for n in ast.walk(stmt)]
+        local |= {n.id for n in body if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        for n in body:
+            if isinstance(n, (ast.Global, ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                              ast.Lambda, ast.Delete)):
+                return False
+            if isinstance(n, (ast.Subscript, ast.Attribute)) and not isinstance(n.ctx, ast.Load):
+                return False
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local and \
+                    not pure_value(resolve(n.id)):
+                return False
+            if isinstance(n, ast.Call):
+                f = n.func
+                if isinstance(f, ast.Name):
+                    v = None if f.id in local else resolve(f.id)
+                    if not (is_pure_callable(v) or (isinstance(v, types.FunctionType) and pure_value(v))):
+                        return False
+                elif isinstance(f, ast.Attribute):
+                    mod = resolve(f.value.id) if isinstance(f.value, ast.Name) and f.value.id not in local else None
+                    if f.attr not in METHOD_NAMES and not (
+                            type(mod) is types.ModuleType and is_pure_callable(getattr(mod, f.attr, None))):
+                        return False
+                else:
+                    return False
+        return True
+
+    def object_method(self, n: ast.Call) -> bool:
+        """``n`` calls a method of an object the test names (`named_object`: ``cache.get(1)``,
+        ``s.items.count(3)``, ``root.left.find(2)``), not of a value a call returns: a call into the program's
+        own class, as ``s.pop()`` is: its arguments are inputs, its result is compared here."""
+        return isinstance(n.func, ast.Attribute) and self.named_object(n.func.value)
+
+    def named_object(self, m: ast.expr) -> bool:
+        """``m`` is a program name followed by attributes and subscripts only (no call): an object the
+        program or the set-up code made and the test names, whose own methods answer for it. The name is
+        the program's (its global, or a set-up program value), not the test's data (`data_names`)."""
+        while isinstance(m, (ast.Attribute, ast.Subscript)):
+            m = m.value
+        return isinstance(m, ast.Name) and self.kind(m.id) == "program" and m.id not in self.foreign and \
+            m.id not in self.data_names
+
     def wrap_comprehension(self, n: Any, clause: Node) -> int | None:
-        """A comprehension over one program value that holds no test data of its own (``str(p) for p in
-        bag.items``): when that value is not plain data (program objects), the child evaluates the whole
-        comprehension on it (`Leaf.wrap`); the program's own answer, as for ``str(obj)``. Returns the leaf."""
+        """A comprehension that only projects the items of one program value through one-argument judge
+        builtins (``str(p) for p in bag.items``, ``(len(p), str(p)) for p in xs``; no condition, no test
+        value, no method): when that value is not plain data (program objects), the child evaluates it on
+        that value (`Leaf.wrap`), the program's own answer as for ``str(obj)``. Returns the leaf."""
         if len(n.generators) != 1 or clause[0] != "for_var" or clause[2][0] != "leaf":
             return None
         gen = n.generators[0]
-        parts = [*gen.ifs, *((n.key, n.value) if isinstance(n, ast.DictComp) else (n.elt,))]
-        if any(self.test_data(p) is not None or self.special(p) for p in parts):
+        if gen.ifs:
             return None
-        inner = [ast.comprehension(gen.target, ast.Name("__leafvalue__", ast.Load()), gen.ifs, 0)]
+        loop = frozenset(_pattern_names(_pattern(gen.target)))
+        parts = (n.key, n.value) if isinstance(n, ast.DictComp) else (n.elt,)
+        if not all(self.projection(p, loop) for p in parts):
+            return None
+        inner = [ast.comprehension(gen.target, ast.Name("__leafvalue__", ast.Load()), [], 0)]
         if isinstance(n, ast.DictComp):
             whole: ast.expr = ast.DictComp(n.key, n.value, inner)
         else:
@@ -470,6 +629,18 @@ class _Planner:
         self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values,
                                 ast.unparse(ast.fix_missing_locations(whole)))
         return k
+
+    def projection(self, n: ast.expr, loop: frozenset[str]) -> bool:
+        """``n`` reads only loop names, through one-argument judge builtins and tuple/list displays: no
+        test value, no comparison, no method."""
+        if isinstance(n, ast.Name):
+            return n.id in loop
+        if isinstance(n, (ast.Tuple, ast.List)):
+            return all(self.projection(e, loop) for e in n.elts)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and len(n.args) == 1 and not n.keywords:
+            return n.func.id in WRAPPABLE and self.kind(n.func.id) == "parent" and n.func.id not in self.env and \
+                self.projection(n.args[0], loop)
+        return False
 
     def clause(self, n: Any, i: int) -> Node:
         """The comprehension's ``i``-th ``for`` and what follows it: unrolled over a closed iterable (each
@@ -545,18 +716,31 @@ class _Planner:
         old = self.leaves[pos]
         self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values, ast.unparse(wrapped))
 
-    def data_args(self, n: ast.Call) -> bool:
-        """Whether the parent can apply a function to these arguments: no ``*``/``**``; no bare program name
-        (a class, a function or an object, not data: ``isinstance(x, Point)``, ``len(root)``); every
-        callable argument (a lambda, a ``key=``) is test code, not the program's."""
+    def data_args(self, n: ast.Call, name: str | None) -> bool:
+        """Whether the parent can apply a judge function (``name``) or a set-up function (``name`` None) to
+        these arguments: no ``*``/``**``; every callable argument (a lambda, a ``key=``, what a
+        higher-order function calls) is test code, not the program's. A bare program name is a value the
+        parent fetches (``sum(nums)``), except as a set-up function's argument (the program's function
+        or object would reach test code: ``check(f)``). Raises `_Refused` for introspection of the program's
+        classes or objects (``isinstance(s, Stack)``, ``callable(f)``)."""
         if not _plain_args(n):
-            return False
-        values = [*n.args, *(k.value for k in n.keywords)]
-        if any(isinstance(a, ast.Name) and self.kind(a.id) == "program" for a in values):
             return False
         fn_args = [a for a in n.args if isinstance(a, ast.Lambda)]
         fn_args += [k.value for k in n.keywords if k.arg == "key" or isinstance(k.value, ast.Lambda)]
-        return all(self.closed(a) for a in fn_args)
+        if name in HIGHER_ORDER and n.args:
+            fn_args.append(n.args[0])
+        if not all(self.closed(a) for a in fn_args):
+            return False
+        values = [*n.args, *(k.value for k in n.keywords)]
+        if name is None:
+            return not any(isinstance(a, ast.Name) and self.kind(a.id) == "program" for a in values)
+        if name in INTROSPECTION and name != "type":  # type(f(1)) of plain data is the parent's to say
+            asked = values[1:] if name == "isinstance" else values
+            open_ = next((a for a in asked if not self.closed(a)), None)
+            if open_ is not None:
+                raise _Refused(f"{name}() of the program's {_snippet(open_)}: only the program's own process "
+                               "could answer it")
+        return True
 
     def compile_closed(self, n: ast.expr) -> tuple[Any, dict[str, Any]]:
         """Code and namespace of a closed sub-expression (trusted test code over pristine objects)."""
@@ -568,7 +752,7 @@ class _Planner:
             elif name in self.env:
                 env[name] = self.env[name]
             elif name in PARENT_MODULES:
-                env[name] = importlib.import_module(name)
+                env[name] = parent_module(name, self.modules)
         if any(isinstance(x, ast.BinOp) and type(x.op) in CLOSED_GUARDS for x in ast.walk(n)):
             n = _Guarded().visit(_copy(n))
             env.update({name: fn for name, fn in CLOSED_GUARDS.values()})
@@ -595,8 +779,9 @@ class _Planner:
             raise _Refused(f"'{refused}': {self.refused[refused]}")
         root = self.root_name(n)
         if root is not None and root in self.foreign:
-            raise _Refused(f"'{root}' is imported by the set-up code beside the program: the test would take "
-                           "its own value from the program's process")
+            raise _Refused(f"'{root}' is bound by the set-up code beside the program (a module the judge does "
+                           "not evaluate, or a value computed with one or by a statement it cannot run): the "
+                           "test would take its own value from the program's process")
         why = self.test_data(n)
         if why is not None:
             raise _Refused(f"{why} would be evaluated beside the program in {_snippet(n)}")
@@ -619,7 +804,16 @@ class _Planner:
         """What in ``n``, outside the inputs of program calls, is the test's own (a value, a comparison,
         a loop name over program values, a refused set-up name); None if nothing."""
         if isinstance(n, ast.Call) and (n is self.entry_node or self.program_rooted(n.func)):
+            f = n.func
+            if isinstance(f, ast.Attribute) and (n.args or n.keywords) and (
+                    _dunder(f.attr) or (f.attr in METHOD_NAMES and not self.object_method(n))):
+                # The test means a builtin type's method on a returned value (or a comparison, ``__eq__``):
+                # its arguments are the test's values, never the program's inputs.
+                return f"test values handed to .{f.attr}() of a program value"
             return self.test_data(n.func)  # its arguments are the program's inputs
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in INTROSPECTION and \
+                self.kind(n.func.id) == "parent":
+            return f"{n.func.id}() of the program's values (only the program's own process could answer it)"
         if isinstance(n, ast.Subscript) and self.program_rooted(n.value):
             return self.test_data(n.value)
         if isinstance(n, ast.Call) and self.setup_function(n) is not None:
@@ -806,10 +1000,6 @@ def _fresh_value(node: Node) -> Any:
     return _fresh(node)
 
 
-def _no_value() -> Any:
-    raise _NotShippable
-
-
 def _func_source(call: ast.Call) -> str:
     """The called function's name as written (``str``, ``math.floor``)."""
     return ast.unparse(call.func)
@@ -826,6 +1016,69 @@ def _copy(n: ast.expr) -> ast.expr:
 
 def _plain_args(n: ast.Call) -> bool:
     return not any(isinstance(a, ast.Starred) for a in n.args) and all(k.arg for k in n.keywords)
+
+
+def _dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+def _equalable(v: Any) -> bool:
+    """Whether a program value (plain data) can equal ``v``: data, numbers, or objects of the test's own
+    classes (their ``__eq__`` is the test's)."""
+    return v is None or isinstance(v, (numbers.Number, str, bytes, list, tuple, dict, set, frozenset)) or \
+        getattr(type(v), "__module__", None) == "__setup__"
+
+
+def _shareable(v: Any) -> bool:
+    """Whether a cached plan may hand ``v`` to every judgement: immutable values, the judge's pure
+    functions, classes the set-up code did not define, and builtin containers of those (the judge never
+    mutates a container). Not: set-up functions and objects, ``defaultdict`` (a lookup inserts), lambdas."""
+    stack = [v]
+    seen: set[int] = set()
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t in IMMUTABLE_TYPES or is_pure_callable(x):
+            continue
+        if t in PLAIN_CONTAINERS:
+            if id(x) not in seen:
+                seen.add(id(x))
+                stack.extend(x.items() if isinstance(x, dict) else x)
+            continue
+        if isinstance(x, type) and x.__module__ != "__setup__":
+            continue
+        return False
+    return True
+
+
+def _pure_lambda(n: ast.Lambda, env: dict[str, Any]) -> bool:
+    """A test lambda that keeps no state: no default values, and it calls only the judge's pure functions
+    and builtin types' pure methods (``lambda t: t[1]``, ``lambda s: s.lower()``; not ``acc.append``)."""
+    a = n.args
+    return not (a.defaults or any(d is not None for d in a.kw_defaults)) and _calls_pure(n.body, env)
+
+
+def _calls_pure(n: ast.AST, env: dict[str, Any]) -> bool:
+    """Every call in ``n`` is of a pure function or method (names resolved in ``env``, a closed
+    expression's namespace); calling anything else, or a local name, may mutate what it reaches."""
+    builtins_ = env.get("__builtins__", _PARENT_BUILTINS)
+    for c in ast.walk(n):
+        if not isinstance(c, ast.Call):
+            continue
+        f = c.func
+        if isinstance(f, ast.Name):
+            fn = env[f.id] if f.id in env else builtins_.get(f.id)
+            if fn is None or not is_pure_callable(fn):
+                return False
+        elif isinstance(f, ast.Attribute):
+            if f.attr in METHOD_NAMES:
+                continue
+            mod = env.get(f.value.id) if isinstance(f.value, ast.Name) else None
+            if type(mod) is not type(importlib) or not is_pure_callable(getattr(mod, f.attr, None)):
+                return False
+        else:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------- evaluation
@@ -850,13 +1103,24 @@ def _unary(kind: str, v: Any) -> Any:
     return -v if kind == "neg" else (+v if kind == "pos" else ~v)
 
 
-class _Evaluator:
-    """Evaluates one plan tree over decoded leaf values, with a step budget for loops over program values."""
+class _OverBudget(Unsafe):
+    """The program's judge work budget is spent."""
 
-    def __init__(self, values: dict[int, Any], errors: dict[int, str]) -> None:
+
+_SMALL = frozenset({type(None), bool, float, complex})
+_FLAT = (list, tuple, set, frozenset)
+
+
+class _Evaluator:
+    """Evaluates one plan tree over decoded leaf values, charging its work to the program's budget: one
+    step per node evaluated and per loop item; inside loops over program values (where the same nodes run
+    once per item), also the size of every operand of a comparison, operator or call, and anywhere the size
+    of what test code (a set-up function, a ``key=`` lambda) is handed."""
+
+    def __init__(self, values: dict[int, Any], errors: dict[int, str], budget: JudgeBudget) -> None:
         self.values = values
         self.errors = errors
-        self.steps = MAX_EVAL_STEPS
+        self.budget = budget
 
     def leaf(self, k: int) -> Any:
         if k in self.values:
@@ -866,6 +1130,10 @@ class _Evaluator:
         raise LeafError(self.errors.get(k, "not run"))
 
     def ev(self, tree: Node, env: dict[str, Any]) -> Any:
+        budget = self.budget
+        budget.left -= 1
+        if budget.left < 0:
+            raise _OverBudget
         kind = tree[0]
         if kind == "lit":
             return tree[1]
@@ -877,6 +1145,8 @@ class _Evaluator:
             left = self.ev(tree[1], env)
             for op, node in tree[2]:
                 right = self.ev(node, env)
+                if env:
+                    self.charge(left, right)
                 if not CMPOPS[op](left, right):
                     return False
                 left = right
@@ -891,7 +1161,10 @@ class _Evaluator:
         if kind in ("not", "neg", "pos", "inv"):
             return _unary(kind, self.ev(tree[1], env))
         if kind == "bin":
-            return BINOPS[tree[1]](self.ev(tree[2], env), self.ev(tree[3], env))
+            a, b = self.ev(tree[2], env), self.ev(tree[3], env)
+            if env:
+                self.charge(a, b)
+            return BINOPS[tree[1]](a, b)
         if kind == "if":
             return self.ev(tree[2] if self.ev(tree[1], env) else tree[3], env)
         if kind in ("tuple", "list", "set"):
@@ -908,7 +1181,7 @@ class _Evaluator:
             pairs: list[tuple[Any, Any]] = []
             for x in tree[1]:
                 if x[0] == "dstar":
-                    pairs.extend(dict(self.ev(x[1], env)).items())
+                    pairs.extend(self.bounded(dict(self.ev(x[1], env)).items()))
                 else:
                     pairs.append((self.ev(x[0], env), self.ev(x[1], env)))
             if len(pairs) > MAX_SAME_HASH:
@@ -920,15 +1193,21 @@ class _Evaluator:
                     return self.values[node[1]].value  # the program's object: the call was made on its side
             args = [self.ev(a, env) for a in tree[2]]
             kwargs = {k: self.ev(v, env) for k, v in tree[3]}
+            if env or kind == "pcall" or any(callable(a) for a in (*args, *kwargs.values())):
+                self.charge(*args, *kwargs.values())  # in a loop, or test code runs per item (a key=, a checker)
             return (FUNCS[tree[1]] if kind == "call" else tree[1])(*args, **kwargs)
         if kind == "meth":
-            if tree[1][0] == "leaf" and type(self.values.get(tree[1][1])) is Wrapped:
-                return self.values[tree[1][1]].value  # the program object's own method, on its side
             receiver = self.ev(tree[1], env)
-            return call_method(receiver, tree[2], [self.ev(a, env) for a in tree[3]],
-                               {k: self.ev(v, env) for k, v in tree[4]})
+            args = [self.ev(a, env) for a in tree[3]]
+            kwargs = {k: self.ev(v, env) for k, v in tree[4]}
+            if env:
+                self.charge(receiver, *args, *kwargs.values())
+            return call_method(receiver, tree[2], args, kwargs)
         if kind == "sub":
-            return self.ev(tree[1], env)[self.ev(tree[2], env)]
+            container, key = self.ev(tree[1], env), self.ev(tree[2], env)
+            if env and type(key) is slice:
+                self.charge(container)
+            return container[key]
         if kind == "slice":
             return slice(*(self.ev(p, env) for p in tree[1:]))
         if kind == "comp":
@@ -951,14 +1230,52 @@ class _Evaluator:
         raise Unsafe(f"unknown plan node {kind!r}")
 
     def bounded(self, xs: Any) -> Iterator[Any]:
+        budget = self.budget
         for x in xs:
-            self.step()
+            budget.left -= 1
+            if budget.left < 0:
+                raise _OverBudget
             yield x
 
-    def step(self) -> None:
-        self.steps -= 1
-        if self.steps < 0:
-            raise Unsafe(f"more than {MAX_EVAL_STEPS} loop steps to evaluate in the judge")
+    def charge(self, *vals: Any) -> None:
+        """Charge the sizes of an operation's operands (it may touch all of them, once per loop item)."""
+        budget = self.budget
+        for v in vals:
+            budget.left -= self.size(v)
+        if budget.left < 0:
+            raise _OverBudget
+
+    def size(self, v: Any) -> int:
+        """Nodes of ``v`` (strings and integers by length; a small scalar costs nothing beyond the node that
+        produced it), measured once per value and at most up to what the budget has left."""
+        t = type(v)
+        if t in _SMALL:
+            return 0
+        if t is int:
+            return v.bit_length() >> 12
+        if t is str or t is bytes:
+            return len(v) >> 6
+        known = self.budget.sizes.get(id(v))
+        if known is not None and known[0] is v:
+            return known[1]
+        cap = max(self.budget.left, 0) + 1
+        n = 0
+        stack = [v]
+        while stack and n <= cap:
+            x = stack.pop()
+            n += 1
+            tx = type(x)
+            if tx in _FLAT or tx is dict:
+                if len(x) > cap:
+                    n += len(x)
+                    break
+                stack.extend(x)
+                if tx is dict:
+                    stack.extend(x.values())
+            elif tx is str or tx is bytes:
+                n += len(x) >> 6
+        self.budget.sizes[id(v)] = (v, n)
+        return n
 
     def run(self, clause: Node, env: dict[str, Any]) -> Iterator[Any]:
         """The items one comprehension clause yields (lazily: a generator expression stays lazy)."""
@@ -973,6 +1290,7 @@ class _Evaluator:
         elif tag == "for_var":
             for item in self.bounded(self.ev(clause[2], env)):
                 inner = dict(env)
+                inner[""] = True  # never empty (even for `for () in ...`): operand sizes are charged in loops
                 _bind(clause[1], item, inner)
                 yield from self.run(clause[3], inner)
         elif tag == "if":
@@ -984,20 +1302,37 @@ class _Evaluator:
 
 def evaluate(tree: Node, values: dict[int, Any], errors: dict[int, str]) -> Any:
     """Evaluate a plan tree over decoded leaf values (raises `LeafError` for a failed or missing leaf)."""
-    return _Evaluator(values, errors).ev(tree, {})
+    return _Evaluator(values, errors, JudgeBudget()).ev(tree, {})
 
 
 def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tuple[bool, str]:
-    """Decide one test in the parent: ``(passed, detail)``; any exception is a failed test, never a pass."""
+    """Decide one test in the parent: ``(passed, detail)``; any exception is a failed test, never a pass.
+
+    The work is charged to the program's budget (``plan.budget``, shared by its tests): once spent, this and
+    every later test of the program fail. A cached private plan is never evaluated: this judgement plans
+    its own copy.
+    """
     if plan.tree is None:
         return False, plan.error or "unsupported test"
+    budget = plan.budget if plan.budget is not None else JudgeBudget()
+    if plan.private and not plan.owned:
+        plan = _plan(*plan.key)
+        if plan.tree is None:
+            return False, plan.error or "unsupported test"
+    if budget.spent_by is not None:
+        return False, (f"not judged: the program's judge work budget ({MAX_JUDGE_STEPS} steps for all its tests) "
+                       "was spent by an earlier test")
     try:
-        ok = bool(evaluate(plan.tree, values, errors))
+        ok = bool(_Evaluator(values, errors, budget).ev(plan.tree, {}))
+    except _OverBudget:
+        budget.spent_by = plan.source
+        return False, (f"judge work budget exceeded: more than {MAX_JUDGE_STEPS} steps for all the program's tests "
+                       "(loops over its values)")
     except LeafError as exc:
         return False, str(exc)[:300]
     except RecursionError:
         return False, "value too deeply nested to compare"
-    except Exception as exc:  # noqa: BLE001  (any failure to compare is a failed test, never a crash)
+    except Exception as exc:  # noqa: BLE001  (any failure to compare is a failed test, never a pass)
         return False, f"{type(exc).__name__}: {exc}"[:300]
     if ok:
         return True, ""
@@ -1010,15 +1345,20 @@ def _unwrapped(v: Any) -> Any:
 
 
 def plan_tests(code: str, tests: list[str], setup_code: str) -> list[TestPlan]:
-    """Plan every test of one program (leaf indices numbered across tests, entry points resolved)."""
+    """Plan every test of one program (leaf indices numbered across tests, entry points resolved): this
+    program's plans, sharing one judge work budget; private ones planned afresh for it."""
     plans: list[TestPlan] = []
     first = 0
+    budget = JudgeBudget()
     for t in tests:
-        p = plan_test(t, first, frozenset(), setup_code)
+        entries: frozenset[str] = frozenset()
+        p = plan_test(t, first, entries, setup_code)
         if p.entry_candidate is not None:
             entries = entry_points(code, [p.entry_candidate])
             if entries:
                 p = plan_test(t, first, entries, setup_code)
-        plans.append(p)
+        if p.private:
+            p = _plan(t, first, entries, setup_code)
+        plans.append(p.for_program(budget))
         first += len(p.leaves)
     return plans

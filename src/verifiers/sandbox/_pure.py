@@ -17,26 +17,33 @@ import bisect
 import builtins
 import cmath
 import collections
+import datetime
 import decimal
 import fractions
 import functools
 import heapq
+import importlib
 import itertools
+import json
 import math
 import operator
+import random
 import re
 import statistics
 import string
 import sys
+import types
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from verifiers.sandbox._protocol import MAX_SAME_HASH, check_hash_flood
 
 # Modules whose names resolve in the parent (pure computation; no files, processes or environment).
+# `random` resolves to a private generator per set-up scope or test (`parent_module`), never the process's.
 PARENT_MODULES = frozenset({
     "math", "cmath", "sys", "re", "string", "collections", "itertools", "functools", "heapq", "bisect",
-    "operator", "statistics", "decimal", "fractions",
+    "operator", "statistics", "decimal", "fractions", "json", "copy", "datetime", "random", "typing",
+    "textwrap",
 })
 # Builtins a test or closed set-up code may use in the parent; the rest (files, imports, eval, output,
 # introspection of frames) are program-side names: a test that needs them runs them in the sandbox.
@@ -53,16 +60,46 @@ MAX_POW_BITS = 1_000_000
 MAX_FACTORIAL_ARG = 5_000
 MAX_ITEMS = 100_000  # items a lazy result (itertools, map, zip...) may yield in the judge
 MAX_REGEX_INPUT = 10_000
-MAX_EVAL_STEPS = 2_000_000  # loop iterations of one test's evaluation (comprehensions over program values)
+# Judge work per PROGRAM, across all its tests: one step per plan node evaluated and per loop item, plus,
+# inside loops over program values, the size of every operand (a loop multiplies the work of its body). A
+# program that exceeds it fails its remaining tests. Measured: MBPP's reference programs (974 + 427
+# sanitized + challenge tests) need at most 21 steps; a loop over a 5,000-item value with a two-sided
+# comparison about 25,000; spending it all costs the parent ~0.1 s of CPU on this project's 2-core VM.
+MAX_JUDGE_STEPS = 100_000
 
 
 class Unsafe(Exception):
     """An operation the parent refuses on program values (its result or its work would be unbounded)."""
 
 
+def private_random() -> types.ModuleType:
+    """A stand-in for `random` whose functions draw from a generator of its own: seeding or drawing in one
+    set-up scope or test never touches the process's generator, another test's, or another thread's."""
+    rng = random.Random()
+    mod = types.ModuleType("random", random.__doc__)
+    for n in random.__all__:
+        v = getattr(random, n)
+        setattr(mod, n, getattr(rng, n) if getattr(v, "__self__", None) is random._inst else v)  # type: ignore[attr-defined]
+    return mod
+
+
+def parent_module(name: str, cache: dict[str, Any] | None = None) -> Any:
+    """The parent's module ``name`` (dotted names too) of `PARENT_MODULES`; `random` is `private_random`,
+    one per ``cache`` (a set-up scope or a test), so that ``random.seed(0)`` there seeds what it draws."""
+    if name.split(".")[0] != "random":
+        return importlib.import_module(name)
+    if cache is None:
+        return private_random()
+    if "random" not in cache:
+        cache["random"] = private_random()
+    return cache["random"]
+
+
 def _restricted_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
     if level != 0 or name.split(".")[0] not in PARENT_MODULES:
         raise ImportError(f"the judge imports only {', '.join(sorted(PARENT_MODULES))} (not {name!r})")
+    if name.split(".")[0] == "random":
+        return parent_module(name)
     return __import__(name, globals, locals, fromlist, level)
 
 
@@ -279,6 +316,23 @@ def _reduce(fn: Any, xs: Any, *init: Any) -> Any:
     return functools.reduce(fn, capped(xs), *init)
 
 
+def _json_loads(s: Any) -> Any:
+    if isinstance(s, (str, bytes)) and len(s) > MAX_TEXT:
+        raise Unsafe("json.loads of a text too large to evaluate in the judge")
+    return json.loads(s)
+
+
+def _json_dumps(v: Any, **kw: Any) -> str:
+    # No `indent` (its output grows with depth times width) and no `default` (a hook would run code).
+    other = set(kw) - {"sort_keys", "separators", "ensure_ascii"}
+    if other:
+        raise Unsafe(f"json.dumps with {', '.join(sorted(other))} is not evaluated in the judge")
+    out = json.dumps(v, **kw)
+    if len(out) > MAX_TEXT:
+        raise Unsafe("json.dumps result too large to evaluate in the judge")
+    return out
+
+
 def _operator_funcs() -> dict[str, Callable[..., Any]]:
     names = ["lt", "le", "eq", "ne", "ge", "gt", "not_", "truth", "is_", "is_not", "abs", "add", "and_",
              "floordiv", "index", "inv", "invert", "neg", "or_", "pos", "rshift", "sub", "truediv", "xor",
@@ -314,6 +368,7 @@ def _module_funcs() -> dict[str, Callable[..., Any]]:
         "heapq.merge": _lazy(heapq.merge),
         "bisect.bisect": bisect.bisect, "bisect.bisect_left": bisect.bisect_left, "bisect.bisect_right": bisect.bisect_right,
         "functools.reduce": _reduce, "sys.getsizeof": sys.getsizeof,
+        "json.loads": _json_loads, "json.dumps": _json_dumps,
     })
     for n in ("accumulate", "chain", "combinations", "combinations_with_replacement", "compress", "count", "cycle",
               "dropwhile", "filterfalse", "groupby", "islice", "pairwise", "permutations", "product", "repeat",
@@ -343,10 +398,18 @@ for _key in FUNCS:
     if _orig is not None:
         FUNC_KEYS.setdefault(id(_orig), _key)
 # Of those, the ones a one-argument call may apply program-side to a program object (``str(obj)``): see
-# `_judge.Leaf.wrap`. Only the builtin's name travels, never a test value.
+# `_judge.Leaf.wrap`. Only the builtin's name travels, never a test value: the result is a function of the
+# program's own value alone, so the program gains nothing by answering it (it could return that answer).
 WRAPPABLE = frozenset({"abs", "round", "min", "max", "sum", "len", "sorted", "set", "frozenset", "list", "tuple",
                        "dict", "bool", "int", "float", "complex", "str", "repr", "any", "all", "next", "iter",
                        "reversed"})
+# Questions about what a program object IS (its class, whether it is callable): asked of a program class or
+# object, only the program's own process could answer them, and it may lie (`__instancecheck__`, a rebound
+# builtin). The judge answers them on plain data only and refuses them over the program's classes/objects.
+INTROSPECTION = frozenset({"isinstance", "issubclass", "callable", "type"})
+# Functions whose first argument is called by them (a program function there makes the call the program's).
+HIGHER_ORDER = frozenset({"functools.reduce", "map", "filter", "itertools.starmap", "itertools.takewhile",
+                          "itertools.dropwhile", "itertools.filterfalse"})
 # Arguments that must be the test's own (closed) values: a regular expression's pattern.
 TEST_ONLY_ARGS: dict[str, int] = {f"re.{n}": 0 for n in ("match", "fullmatch", "search", "findall", "finditer",
                                                           "split", "sub", "subn", "compile")}
@@ -425,10 +488,31 @@ METHODS: dict[type, dict[str, Callable[..., Any]]] = {
                                                                "split", "sub", "subn")},
     re.Match: _methods_of(re.Match, _MATCH_METHODS),
 }
+# A test that applies one of these to a value means the builtin type's method: the judge evaluates it here
+# on plain data, and a program object in its place fails the test (it is never asked to answer it).
 METHOD_NAMES = frozenset(n for table in METHODS.values() for n in table)
-# Methods whose result is a verdict on the receiver (``startswith``, ``issubset``, ``isdigit``): never
-# computed by a program object in its own process.
-PREDICATE_METHODS = frozenset(n for n in METHOD_NAMES if n.startswith("is") or n in ("startswith", "endswith"))
+
+# Callables that may run inside a judgement on shared (cached) values: the judge's own functions and the
+# builtins, module functions and methods they stand for. None mutates its arguments or keeps state.
+_PURE_CALLABLES = [*FUNCS.values(), *(f for table in METHODS.values() for f in table.values())]
+for _key in FUNCS:
+    _mod, _, _attr = _key.rpartition(".")
+    _PURE_CALLABLES.append(getattr(sys.modules[_mod] if _mod else builtins, _attr, None))
+_PURE_CALLABLE_IDS = frozenset(id(f) for f in _PURE_CALLABLES if f is not None)
+
+
+# Values of these types never change: a cached plan may hand the same one to every judgement.
+IMMUTABLE_TYPES = frozenset({type(None), bool, int, float, complex, str, bytes, decimal.Decimal, fractions.Fraction,
+                             range, slice, re.Pattern, datetime.date, datetime.datetime, datetime.time,
+                             datetime.timedelta, datetime.timezone, types.ModuleType, type(Ellipsis)})
+# Containers whose items a cached plan may share when they are shareable too (the judge never mutates one).
+PLAIN_CONTAINERS = frozenset({list, tuple, dict, set, frozenset, collections.Counter, collections.OrderedDict,
+                              collections.deque})
+
+
+def is_pure_callable(v: Any) -> bool:
+    """``v`` is one of the judge's pure functions or methods (or an ``operator.itemgetter``/``attrgetter``)."""
+    return id(v) in _PURE_CALLABLE_IDS or type(v) in (operator.itemgetter, operator.attrgetter)
 
 
 def call_method(receiver: Any, name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:

@@ -1,38 +1,54 @@
 """Which names a test's set-up code binds in the parent (the judge) and which only exist beside the program.
 
 Set-up code is the dataset's (trusted), but it also runs in the sandbox after the program, in the
-program's globals, where the program can rebind anything it binds. So each top-level statement is
+program's globals, where the program can rebind or patch anything it uses. So each top-level statement is
 classified once:
 
-* imports of `PARENT_MODULES` (``import math``, ``from math import isclose``, ``from math import *``) bind
-  pristine objects of this process;
+* imports of `PARENT_MODULES` (``import json``, ``from math import isclose``, ``from math import *``) bind
+  pristine objects of this process (``random``: a private generator, `_pure.private_random`);
 * a *closed* statement (it reads only builtins and names already bound here: ``expected = [1, 2, 3]``,
-  ``def approx(a, b): ...``) is executed here too, over restricted builtins, and what it binds resolves here;
-* anything else binds names that live beside the program: *program values* (``root = Node(1)``: built
-  with the program's code, they are its objects), *foreign* names (imports of other modules: a test may
-  pass ``date(2020, 1, 2)`` to the program as an input, but may not take its own expected value from the
-  program's process) and *refused* names: functions and classes the set-up code defines with program
-  names (HumanEval's ``check(candidate)``): their comparisons would run beside the program.
+  ``expected = json.loads(...)``, ``def approx(a, b): ...``) is executed here too, over restricted
+  builtins, and what it binds resolves here;
+* any other statement runs beside the program only. What it binds or changes (``x.append(...)``,
+  ``x[0] = ...``) is *tainted* by what it reads:
 
-A closed statement that mutates (``expected.append(4)``) just runs here; a program-side statement that
-reads a name bound here (``expected.append(f(0))``) makes that name program-side from then on.
+  - a program name (the program's functions and classes, or a program value): *program values*
+    (``root = Node(1)``): the program's own objects, used as its inputs or its answers;
+  - otherwise (a foreign import, something computed from one, a builtin the judge does not run such as
+    ``open``, a statement kind it does not execute): *foreign* names. A test may pass them to the program
+    as inputs, never take its own value from them (the program could have patched what computed them);
+  - functions and classes defined with such names (HumanEval's ``check(candidate)``): *refused*.
+
+  What it merely reads (``acc = Account(nums)``, ``print(expected)``) stays a parent value: tests read the
+  parent's pristine copy, which no program code ever held (`SetupScope.shared`).
+
+Values here are a template: every planner takes `SetupScope.fresh_env`, which runs the closed statements
+again, so no test's evaluation changes what another test or another program's judgement reads.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
-import importlib
 import symtable
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from verifiers.sandbox._pure import PARENT_BUILTINS, PARENT_MODULES, parent_builtins
+from verifiers.sandbox._pure import (
+    METHOD_NAMES,
+    PARENT_BUILTINS,
+    PARENT_MODULES,
+    parent_builtins,
+    parent_module,
+)
 
-# Statement kinds executed in the parent when closed; other kinds (attribute or subscript targets,
-# `global`, `with`, `try`, `del`...) are left to the sandbox.
-_EXECUTED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.FunctionDef, ast.ClassDef, ast.Expr, ast.If, ast.For)
+# Statement kinds executed in the parent when closed; other kinds (`with`, `try`, `del`, `global`, imports
+# inside blocks...) are left to the sandbox.
+_EXECUTED = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.FunctionDef, ast.ClassDef, ast.Expr, ast.If, ast.For,
+             ast.While, ast.Assert, ast.Pass)
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 @dataclass(frozen=True)
@@ -40,16 +56,40 @@ class SetupScope:
     """The judge's view of one set-up code.
 
     Attributes:
-        env: names resolved in the parent and their values (modules, functions, closed values).
-        program: program values the set-up code builds with the program's code.
-        foreign: names it imports from modules the judge does not evaluate (only inputs of program calls).
+        env: names resolved in the parent and their values as the set-up code first built them (a
+            template: planners use `fresh_env`).
+        program: program values: what the set-up code binds or changes by running the program's code.
+        foreign: names bound beside the program without the program's code (foreign imports and what is
+            computed from them or by statements the judge cannot run): only inputs of program calls.
         refused: names a test may not use at all, with the reason.
+        shared: parent data the set-up code hands to code beside the program (``acc = Account(nums)``).
+            Tests read the parent's pristine copy, except a test that reads no other program name: it
+            checks what the program did to them in place (``sort_in_place(lst)``; ``assert lst == [1, 2]``).
+        steps: how `fresh_env` rebuilds ``env``: ``("import", statement)`` and ``("exec", code, names)``.
+        functions: the closed ``def`` statements of the functions in ``env``, by name (what a call runs).
     """
 
     env: dict[str, Any] = field(default_factory=dict)
     program: frozenset[str] = frozenset()
     foreign: frozenset[str] = frozenset()
     refused: dict[str, str] = field(default_factory=dict)
+    shared: frozenset[str] = frozenset()
+    steps: tuple[tuple[Any, ...], ...] = ()
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+
+    def fresh_env(self) -> dict[str, Any]:
+        """``env`` built anew: the closed statements run again, a new private `random` (cheap when there
+        are none: modules and their functions are shared, they hold no test data)."""
+        if not self.steps or not any(s[0] == "exec" or _imports_random(s[1]) for s in self.steps):
+            return dict(self.env)
+        env: dict[str, Any] = {}
+        modules: dict[str, Any] = {}
+        for step in self.steps:
+            if step[0] == "import":
+                env.update((k, v) for k, v in _import(step[1], modules).items() if v is not _FOREIGN)
+            else:
+                _exec(step[1], env, step[2])
+        return {k: env[k] for k in self.env if k in env}
 
 
 EMPTY_SCOPE = SetupScope()
@@ -73,12 +113,23 @@ def setup_scope(setup_code: str) -> SetupScope:
     program: set[str] = set()
     foreign: set[str] = set()
     refused: dict[str, str] = {}
+    shared: set[str] = set()
+    steps: list[tuple[Any, ...]] = []
+    modules: dict[str, Any] = {}
+    functions: dict[str, ast.FunctionDef] = {}
+
+    def rebind(name: str) -> None:
+        program.discard(name)
+        foreign.discard(name)
+        shared.discard(name)
+        refused.pop(name, None)
+        functions.pop(name, None)
+
     for st in mod.body:
         if isinstance(st, (ast.Import, ast.ImportFrom)):
-            for name, value in _import(st).items():
-                program.discard(name)
-                foreign.discard(name)
-                refused.pop(name, None)
+            steps.append(("import", st))
+            for name, value in _import(st, modules).items():
+                rebind(name)
                 if value is _FOREIGN:
                     env.pop(name, None)
                     foreign.add(name)
@@ -87,47 +138,65 @@ def setup_scope(setup_code: str) -> SetupScope:
             continue
         reads, writes = _names_of(st, setup_code)
         taken = program | foreign | set(refused)
-        closed = isinstance(st, _EXECUTED) and not reads & taken and reads - writes <= set(env) | PARENT_BUILTINS
-        if closed and _run_here(st, env, writes):
+        code = None
+        if isinstance(st, _EXECUTED) and not reads & taken and reads - writes <= set(env) | PARENT_BUILTINS:
+            code = _compile(st)
+        if code is not None and _exec(code, env, writes):
+            steps.append(("exec", code, frozenset(writes)))
             for name in writes:
-                program.discard(name)
-                foreign.discard(name)
-                refused.pop(name, None)
+                rebind(name)
                 if _is_iterator(env.get(name)):
                     del env[name]
                     refused[name] = "the set-up code binds it to a one-shot iterator"
+            if isinstance(st, ast.FunctionDef):
+                functions[st.name] = st
             continue
-        # Program-side: what it binds, and what bound-here data it may have changed, now live in the sandbox.
-        for name in writes | {r for r in reads if r in env and not _is_module(env[r])}:
+        # Runs beside the program only: what it binds or changes is tainted by what it reads.
+        changed = {n for n in _changed_roots(st) if n in env and not _is_module(env[n])}
+        unbound = reads - writes - set(env) - foreign - set(refused) - _BUILTIN_NAMES
+        with_program = bool(reads & program or unbound)
+        is_def = isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or (
+            isinstance(st, ast.Assign) and isinstance(st.value, ast.Lambda))
+        for name in writes | changed:
+            rebind(name)
             env.pop(name, None)
-            foreign.discard(name)
-            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)) or (
-                    isinstance(st, ast.Assign) and isinstance(st.value, ast.Lambda)):
-                refused[name] = "the set-up code defines it with program names (its checks would run beside the program)"
-            else:
+            if is_def:
+                refused[name] = ("the set-up code defines it with names the judge does not evaluate (its checks "
+                                 "would run beside the program)")
+            elif with_program:
                 program.add(name)
-    return SetupScope(env, frozenset(program), frozenset(foreign), refused)
+            elif reads & set(refused):
+                refused[name] = "the set-up code computes it from a refused name"
+            else:
+                foreign.add(name)
+        shared.update(r for r in reads - writes - changed if r in env and _is_data(env[r]))
+    return SetupScope(env, frozenset(program), frozenset(foreign), refused, frozenset(shared), tuple(steps),
+                      functions)
 
 
 _FOREIGN = object()
 
 
-def _import(st: ast.Import | ast.ImportFrom) -> dict[str, Any]:
-    """What an import statement binds: the parent's object, or `_FOREIGN` (left to the sandbox)."""
+def _import(st: ast.Import | ast.ImportFrom, modules: dict[str, Any]) -> dict[str, Any]:
+    """What an import statement binds: the parent's object, or `_FOREIGN` (left to the sandbox).
+
+    ``modules``: the private modules of one scope (its `random`), shared by all its imports.
+    """
     bound: dict[str, Any] = {}
     names: list[str] = []
     if isinstance(st, ast.Import):
         for a in st.names:
-            names.append(a.asname or a.name.split(".")[0])
-            if a.name.split(".")[0] in PARENT_MODULES:
+            top = a.name.split(".")[0]
+            names.append(a.asname or top)
+            if top in PARENT_MODULES:
                 try:
-                    mod = importlib.import_module(a.name)
-                    bound[names[-1]] = mod if a.asname else importlib.import_module(a.name.split(".")[0])
+                    mod = parent_module(a.name, modules)
+                    bound[names[-1]] = mod if a.asname else parent_module(top, modules)
                 except ImportError:
                     pass
     elif st.level == 0 and st.module and st.module.split(".")[0] in PARENT_MODULES:
         try:
-            mod = importlib.import_module(st.module)
+            mod = parent_module(st.module, modules)
         except ImportError:
             mod = None
         for a in st.names:
@@ -141,6 +210,12 @@ def _import(st: ast.Import | ast.ImportFrom) -> dict[str, Any]:
     else:
         names = [a.asname or a.name for a in st.names if a.name != "*"]
     return {**{name: _FOREIGN for name in names}, **bound}
+
+
+def _imports_random(st: ast.AST) -> bool:
+    if isinstance(st, ast.Import):
+        return any(a.name.split(".")[0] == "random" for a in st.names)
+    return isinstance(st, ast.ImportFrom) and (st.module or "").split(".")[0] == "random"
 
 
 def _names_of(st: ast.stmt, source: str) -> tuple[set[str], set[str]]:
@@ -165,6 +240,8 @@ def _names_of(st: ast.stmt, source: str) -> tuple[set[str], set[str]]:
                 reads.add("<global statement>")  # never closed: it rebinds module names from inside
     if isinstance(st, (ast.FunctionDef, ast.ClassDef)):
         writes.add(st.name)
+    if isinstance(st, ast.Delete):
+        writes.update(t.id for t in st.targets if isinstance(t, ast.Name))
     return reads, writes
 
 
@@ -174,12 +251,60 @@ def _nested(table: symtable.SymbolTable) -> Iterator[symtable.SymbolTable]:
         yield from _nested(child)
 
 
-def _run_here(st: ast.stmt, env: dict[str, Any], writes: set[str]) -> bool:
+def _changed_roots(st: ast.stmt) -> set[str]:
+    """Names whose objects the statement may change in place: roots of item or attribute targets
+    (``x[0] = 1``, ``x.a += 1``, ``del x[0]``) and receivers of methods that are not the builtin types'
+    pure ones (``x.append(1)``; ``x.copy()`` changes nothing)."""
+    out: set[str] = set()
+
+    def targets(t: ast.expr) -> None:
+        if isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                targets(e)
+        elif isinstance(t, ast.Starred):
+            targets(t.value)
+        elif isinstance(t, (ast.Subscript, ast.Attribute)):
+            root = _root(t)
+            if root is not None:
+                out.add(root)
+
+    for n in ast.walk(st):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                targets(t)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            targets(n.target)
+        elif isinstance(n, ast.Delete):
+            for t in n.targets:
+                targets(t)
+        elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+            targets(n.optional_vars)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr not in METHOD_NAMES:
+            root = _root(n.func.value)
+            if root is not None:
+                out.add(root)
+    return out
+
+
+def _root(n: ast.expr) -> str | None:
+    while isinstance(n, (ast.Attribute, ast.Subscript, ast.Call)):
+        n = n.func if isinstance(n, ast.Call) else n.value
+    return n.id if isinstance(n, ast.Name) else None
+
+
+def _compile(st: ast.stmt) -> Any:
+    try:
+        return compile(ast.Module([st], []), "<setup>", "exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _exec(code: Any, env: dict[str, Any], writes: set[str] | frozenset[str]) -> bool:
     """Execute one closed statement in the parent's set-up namespace; False if it raised (then the
     sandbox reports the same error, and what it binds is left to the sandbox)."""
     g: dict[str, Any] = {"__builtins__": parent_builtins(), "__name__": "__setup__", **env}
     try:
-        exec(compile(ast.Module([st], []), "<setup>", "exec"), g)  # noqa: S102  (the dataset's closed set-up code)
+        exec(code, g)  # noqa: S102  (the dataset's closed set-up code)
     except Exception:  # noqa: BLE001
         return False
     for name in writes:
@@ -196,4 +321,9 @@ def _is_iterator(v: Any) -> bool:
 
 
 def _is_module(v: Any) -> bool:
-    return type(v) is type(importlib)
+    return type(v) is type(functools)
+
+
+def _is_data(v: Any) -> bool:
+    """Not a module, function or class (those are names, not data a program could change)."""
+    return not (_is_module(v) or callable(v))
