@@ -272,13 +272,14 @@ def test_only_projections_and_one_argument_builtins_wrap_a_program_object() -> N
 
 def test_methods_of_objects_the_test_names_are_calls_into_the_program() -> None:
     setup = "cache = Cache()\ns = Stack()\ns.push(1)\nroot = Node(1)"
+    code = "class Cache:\n    pass\nclass Stack:\n    pass\nclass Node:\n    pass\n"
     for test, source in (("assert cache.get(1) == 'one'", "cache.get(1)"), ("assert s.pop() == 1", "s.pop()"),
                          ("assert root.left.count(2) == 0", "root.left.count(2)"),
                          ("assert root.left.val == 2", "root.left.val")):
-        p = plan_tests("", [test], setup)[0]
+        p = plan_tests(code, [test], setup)[0]
         assert [leaf.source for leaf in p.leaves] == [source], test
     for test in ("assert f(1).__eq__(5)", "assert f('a').find(*['q']) == 0", "assert cache.__contains__(1)"):
-        p = plan_tests("", [test], setup)[0]
+        p = plan_tests(code, [test], setup)[0]
         assert p.tree is None and "handed to" in (p.error or ""), (test, p.error)
 
 
@@ -438,3 +439,77 @@ def test_honest_shapes_fit_the_budget_with_a_wide_margin(test: str, value: Any) 
     values = {leaf.index: (value if value is not None else i * i) for i, leaf in enumerate(p.leaves)}
     assert judge(p, values, {}) == (True, "")
     assert p.budget is not None and MAX_JUDGE_STEPS - p.budget.left < MAX_JUDGE_STEPS // 2, test
+
+
+# R1, round 3 follow-up: what a NAMED program value is (the program's object, or a value a function returned).
+
+_SPLIT = "words = split_words('a b a')"
+
+
+@pytest.mark.parametrize(("code", "kind"), [
+    ("class C:\n    def get(self, k): return 1\n", "class"),
+    (("class C:\n    def m(self): return C(1)\nclass D(C): pass\nxs = [C(v) for v in range(3)]\n"
+      "import re\np = re.compile('a')\nassert isinstance(xs[0], C)\n"), "class"),
+    ("def C(x): return x\n", "none"),
+    ("C = lambda s: 1\n", "none"),
+    ("@dataclass\nclass C:\n    x: int\n", "unsettled"),
+    ("X = '''\nclass C:\n'''\ndef C(s): return 1\n", "unsettled"),  # a class statement only inside a string
+    ("X = '''\nclass C:\n'''\n", "unsettled"),
+    ("class C: pass\nC = f\n", "unsettled"),
+    ("class C: pass\nif True:\n    C = f\n", "unsettled"),
+    ("class C: pass\nglobals()['C'] = f\n", "unsettled"),
+    ("class C: pass\nimport sys\nsetattr(sys.modules[__name__], 'C', f)\n", "unsettled"),
+    ("class C: pass\nfor C in [1]: pass\n", "unsettled"),
+    ("class C: pass\nimport os as C\n", "unsettled"),
+    ("class C: pass\n(a, C) = 1, 2\n", "unsettled"),
+    ("class C: pass\n[C := 1]\n", "unsettled"),
+    ("class C: pass\ndef g():\n    global C\n    C = 1\n", "unsettled"),
+    ("class C: pass\nfrom m import *\n", "unsettled"),
+    ("def f():\n    class C: pass\n    return C\n", "unsettled"),
+    ("class C: pass\nclass C: pass\n", "unsettled"),
+])
+def test_program_classes_are_read_from_the_programs_tokens(code: str, kind: str) -> None:
+    from verifiers.sandbox._judge import program_class
+
+    assert program_class(code, "C") == kind
+
+
+def test_a_name_bound_to_what_a_program_function_returns_is_a_value() -> None:
+    from verifiers.sandbox._judge import name_roles
+
+    def roles(code: str, tests: list[str], setup: str) -> tuple[set[str], set[str]]:
+        objects, unsettled = name_roles(code, tuple(tests), setup)
+        return set(objects), set(unsettled)
+
+    # 1. members no plain value has, read anywhere by the dataset: an object, whatever made it.
+    assert roles("def build(v): pass", ["assert root.count(2) == 1"], "root = build([1])\nroot.left = None") == (
+        {"root"}, set())
+    # 2. the tests use the function's results as data: a value, even when the program makes it a class.
+    dodge = "class split_words:\n    def count(self, x): return 2\n"
+    assert roles(dodge, ["assert words.count('a') == 2", "assert split_words('x') == ['x']"], _SPLIT) == (set(), set())
+    assert roles(dodge, ["assert words.count('a') == 2", "assert words == ['a', 'b', 'a']"], _SPLIT) == (set(), set())
+    # 3. otherwise the program's code: a def (or lambda) makes a value, a settled class an object, an
+    # unsettled class is refused. A plain class of the function's name with nothing else in the dataset is
+    # indistinguishable from an honest class task (`cache = Cache(); cache.get(1)`): an object (`name_roles`).
+    assert roles("def split_words(s): return s.split()", ["assert words.count('a') == 2"], _SPLIT) == (set(), set())
+    assert roles(dodge, ["assert words.count('a') == 2"], _SPLIT) == ({"words"}, set())
+    assert roles("@dataclass\n" + dodge, ["assert words.count('a') == 2"], _SPLIT) == (set(), {"words"})
+    # 4. a set-up name bound otherwise is unsettled; a program global the test names is a value.
+    assert roles("", ["assert n.count(3) == 1 and xs[0] == 1 and g.get(1) == 2"],
+                 "t = Tree()\nn = t.find(3)\nxs = [Node(1)]") == (set(), {"n", "xs"})
+
+
+def test_methods_and_subscripts_of_returned_values_named_by_set_up_are_the_judges() -> None:
+    code = "def split_words(s):\n    return s.split()\n"
+    p = plan_tests(code, ["assert words.count('qx987654') == 2 and words[987654] == 'a'"], _SPLIT)[0]
+    assert p.tree is not None and [leaf.source for leaf in p.leaves] == ["words", "words"]
+    for leaf in p.leaves:
+        assert "987654" not in json.dumps(leaf.wire()) and leaf.wrap is None
+    errors = {leaf.index: "returned an unsupported value (R is not plain data)" for leaf in p.leaves}
+    assert judge(p, {}, errors)[0] is False
+    assert judge(p, {leaf.index: ["a"] * 987655 for leaf in p.leaves}, {})[0] is False
+    p = plan_tests("@fake\nclass split_words:\n    pass\n", ["assert words.count('a') == 2"], _SPLIT)[0]
+    assert p.tree is None and "unsupported test shape" in (p.error or "") and "settle" in (p.error or "")
+    # The same test with the name made by the program's class: a call into its object.
+    p = plan_tests("class Counter:\n    pass\n", ["assert c.count('a') == 2"], "c = Counter()")[0]
+    assert [leaf.source for leaf in p.leaves] == ["c.count('a')"]

@@ -23,7 +23,10 @@ program value ``nums``), whose arguments are inputs (closed ones travel as value
 receives test data that decides a comparison: a method of a builtin type (``r.find("quick")``,
 ``r.difference({2, 3})``, ``w.startswith("a")``) is the judge's, on plain data only (a program object there
 fails the test); a judge function over a program name (``sum(nums)``, ``sorted(data)``) fetches the name's
-value and applies the function here. A leaf never holds a comparison or a test value outside a program
+value and applies the function here. A name the test reads is the program's object (its methods and
+subscripts are calls into it: ``cache.get(1)``) only when `name_roles` says so; a name bound to what a
+program function returned (``words = split_words("a b")``) is a value like ``split_words("a b")`` itself,
+and one whose kind is not settled is refused for these shapes. A leaf never holds a comparison or a test value outside a program
 call's arguments, and is never rooted at a name the set-up code binds beside the program: a test that would
 need one (``operator.eq(f(1), 42)`` with an operator the judge does not evaluate, ``check(f)`` with ``check``
 defined by set-up code, ``f(1) == expected`` with ``expected`` computed beside the program,
@@ -52,9 +55,11 @@ import ast
 import builtins
 import functools
 import importlib
+import io
 import numbers
 import re
 import threading
+import tokenize
 import types
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -83,7 +88,7 @@ from verifiers.sandbox._pure import (
     parent_builtins,
     parent_module,
 )
-from verifiers.sandbox._setup import EMPTY_SCOPE, SetupScope, setup_scope
+from verifiers.sandbox._setup import EMPTY_SCOPE, SetupScope, member_usage, setup_scope, usage_key
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 MAX_TEST_CHARS = 100_000
@@ -92,6 +97,7 @@ MAX_LEAVES_PER_TEST = 10_000
 UNSUPPORTED = "unsupported test shape"
 
 Node = tuple[Any, ...]
+Roles = tuple[frozenset[str], frozenset[str]]  # (program objects, names of unsettled kind): see `name_roles`
 
 
 @dataclass(frozen=True)
@@ -190,9 +196,179 @@ def entry_points(code: str, candidates: Iterable[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+def name_roles(code: str, tests: tuple[str, ...], setup_code: str) -> Roles:
+    """Which program names the tests name as the program's OBJECTS, and which are of unsettled kind.
+
+    A test that names a program value (``s.pop()``, ``words.count("a")``, ``grid[1][1]``) means either a
+    call into the program's object (its class answers) or a builtin type's method or subscript on a value
+    a program function returned (the judge answers, on plain data; a program object there fails). Decided
+    per name, first from the trusted dataset, then from the program's code:
+
+    1. the set-up code or a test reads a member of it (or of anything made by the same call) that no plain
+       value has (``s.push(1)``, ``root.left``): an object;
+    2. the tests use the results of the program name that made it as plain data (``split_words("a") ==
+       ["a"]``, ``assert words == [...]``): a value (a function task: its honest answer is never a class);
+    3. it was made by ``C(...)`` and the program's code settles ``C`` as a plain top-level class
+       (`program_class`): an object; a class the code does not settle (decorated, rebound, built
+       dynamically): unsettled, refused; anything else (a ``def``, a lambda): a value;
+    4. a set-up name bound otherwise (``n = t.find(3)``, ``xs = [Node(1)]``): unsettled; a program global
+       the test names: a value.
+
+    Returns:
+        ``(objects, unsettled)``; every other program name is a value.
+    """
+    plan = _dataset_roles(tests, setup_code)
+    if not plan[2]:
+        return plan[0], plan[1]  # the cached sets themselves (their hashes are kept: plan_test's cache key)
+    objects = set(plan[0])
+    unsettled = set(plan[1])
+    for name, callee in plan[2]:
+        kind = program_class(code, callee) if code else "none"
+        if kind == "class":
+            objects.add(name)
+        elif kind == "unsettled":
+            unsettled.add(name)
+    return frozenset(objects), frozenset(unsettled)
+
+
+@functools.lru_cache(maxsize=4096)
+def _dataset_roles(tests: tuple[str, ...], setup_code: str) -> tuple[frozenset[str], frozenset[str],
+                                                                        tuple[tuple[str, str], ...]]:
+    """The part of `name_roles` the dataset decides: ``(objects, unsettled, (name, callee) pairs for the
+    program's code to decide)``, over the names the tests apply a builtin type's method or a subscript to."""
+    scope = setup_scope(setup_code) if setup_code else EMPTY_SCOPE
+    objects_used, data_used = set(scope.objects_used), set(scope.data_used)
+    names: set[str] = set()
+    for t in tests:
+        try:
+            tree = parse_python(t.strip()) if len(t) <= MAX_TEST_CHARS else None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+        if tree is None:
+            continue
+        objs, data = member_usage(tree, scope.made_by)
+        objects_used |= objs
+        data_used |= data
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Subscript):
+                m = n.value
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in METHOD_NAMES:
+                m = n.func.value
+            else:
+                continue
+            while isinstance(m, (ast.Attribute, ast.Subscript)):
+                m = m.value
+            if isinstance(m, ast.Name):
+                names.add(m.id)
+    objects: set[str] = set()
+    unsettled: set[str] = set()
+    by_code: list[tuple[str, str]] = []
+    for name in sorted(names):
+        key = usage_key(ast.Name(name, ast.Load()), scope.made_by)
+        callee = scope.made_by.get(name)
+        if key in objects_used:
+            objects.add(name)
+        elif callee is not None and callee not in data_used:
+            by_code.append((name, callee))
+        elif callee is None and name in scope.made_by:
+            unsettled.add(name)
+    return frozenset(objects), frozenset(unsettled), tuple(by_code)
+
+
+# Names through which code can rebind a module's globals without a binding statement the tokens show.
+_DYNAMIC_NAMES = frozenset({"globals", "vars", "locals", "exec", "eval", "setattr", "delattr",
+                            "__dict__", "modules", "__builtins__", "builtins", "__import__", "importlib", "global"})
+_BINDING_KEYWORDS = frozenset({"import", "from", "del", "case", "nonlocal"})
+
+
+@functools.lru_cache(maxsize=4096)
+def program_class(code: str, name: str) -> str:
+    """What the program's code binds ``name`` to at module level, read from its tokens (the parent never
+    parses untrusted code): ``"class"`` when exactly one undecorated top-level ``class name`` statement
+    binds it and nothing else can (no other binding of the name, no ``globals()``/``exec``/``setattr``/
+    ``sys.modules``/``global``/star import anywhere); ``"unsettled"`` when a ``class name`` statement
+    exists but that does not hold; ``"none"`` when the code has no such statement (a ``def``, a lambda)."""
+    if not re.search(rf"\bclass\s+{re.escape(name)}\b", code):
+        return "none"
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return "unsettled"
+    classes = 0
+    level = 0
+    line: list[tokenize.TokenInfo] = []
+    line_level = 0
+    decorated = False
+    for tok in tokens:
+        if tok.type == tokenize.INDENT:
+            level += 1
+            continue
+        if tok.type == tokenize.DEDENT:
+            level -= 1
+            continue
+        if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.ENCODING):
+            continue
+        if tok.type not in (tokenize.NEWLINE, tokenize.ENDMARKER):
+            if not line:
+                line_level = level
+            line.append(tok)
+            continue
+        if not line:
+            continue
+        words = [t.string for t in line if t.type in (tokenize.NAME, tokenize.OP)]
+        if _DYNAMIC_NAMES & set(words) or (words[0] in ("import", "from") and "*" in words):
+            return "unsettled"
+        if name in words:
+            if words[:2] == ["class", name]:
+                if line_level != 0 or decorated or words.count(name) != 1:
+                    return "unsettled"
+                classes += 1
+            elif _binds(line, name):
+                return "unsettled"
+        if line_level == 0:
+            decorated = words[0] == "@"
+        line = []
+    return "class" if classes == 1 else "unsettled"
+
+
+def _binds(line: list[tokenize.TokenInfo], name: str) -> bool:
+    """Whether one logical line (not a ``class name`` header) may bind ``name``: an assignment or loop
+    target, ``as``, ``:=``, ``def``/``class`` of that name, an import, ``del`` or ``case`` mentioning it
+    (conservative: a local binding counts too)."""
+    toks = [t for t in line if t.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER, tokenize.STRING)]
+    words = [t.string for t in toks]
+    if words[0] in _BINDING_KEYWORDS or (words[0] in ("def", "class", "async") and name in words[:3]):
+        return True
+    depth = 0
+    last_assign = -1  # the last `=` (or augmented assignment) outside brackets: targets come before it
+    in_for = False
+    for i, w in enumerate(words):
+        if w in "([{" and toks[i].type == tokenize.OP:
+            depth += 1
+        elif w in ")]}" and toks[i].type == tokenize.OP:
+            depth -= 1
+        elif depth == 0 and toks[i].type == tokenize.OP and w.endswith("=") and w not in ("==", "<=", ">=", "!="):
+            last_assign = i
+        elif depth == 0 and toks[i].type == tokenize.OP and w == ":" and i == 1 and words[0] == name:
+            return True  # `name: T = ...`
+        if w == "for":
+            in_for = True
+        elif w == "in":
+            in_for = False
+        if w == name and toks[i].type == tokenize.NAME:
+            after = words[i + 1] if i + 1 < len(words) else ""
+            before = words[i - 1] if i else ""
+            if before == "as" or after == ":=" or in_for:
+                return True
+    for i in range(last_assign):
+        if words[i] == name and toks[i].type == tokenize.NAME and (words[i + 1] not in ("(", ".", "[")):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=65536)  # RL scores the same tests many times; plans are immutable
 def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = frozenset(),
-              setup_code: str = "") -> TestPlan:
+              setup_code: str = "", roles: Roles | None = None) -> TestPlan:
     """Parse one ``assert`` statement into a `TestPlan` (leaf indices start at ``first_index``).
 
     Args:
@@ -200,16 +376,19 @@ def plan_test(source: str, first_index: int = 0, entries: frozenset[str] = froze
         first_index: index of its first leaf (leaves of all tests of a program share one numbering).
         entries: builtin names the program defines as its entry point (see `entry_points`).
         setup_code: the test's set-up code (see `_setup.setup_scope`).
+        roles: which program names are the program's objects (see `name_roles`); None: decided from this
+            test and the set-up code alone, with no program code (no name is then a program class).
 
     Example:
         >>> p = plan_test("assert f(1) == (4, 5)")
         >>> [(leaf.name, leaf.values) for leaf in p.leaves]
         [('f', ([1], []))]
     """
-    return _plan(source, first_index, entries, setup_code)
+    return _plan(source, first_index, entries, setup_code, roles)
 
 
-def _plan(source: str, first_index: int, entries: frozenset[str], setup_code: str) -> TestPlan:
+def _plan(source: str, first_index: int, entries: frozenset[str], setup_code: str,
+          roles: Roles | None = None) -> TestPlan:
     """`plan_test` without its cache (a private plan is made anew for every program)."""
     if len(source) > MAX_TEST_CHARS:
         return TestPlan(source, None, (), f"test longer than {MAX_TEST_CHARS} characters")
@@ -221,7 +400,9 @@ def _plan(source: str, first_index: int, entries: frozenset[str], setup_code: st
     if len(mod.body) != 1 or not isinstance(mod.body[0], ast.Assert):
         return TestPlan(source, None, (), "test is not a single assert statement")
     test = mod.body[0].test
-    planner = _Planner(source, first_index, setup_scope(setup_code) if setup_code else EMPTY_SCOPE, test)
+    if roles is None:
+        roles = name_roles("", (source,), setup_code)
+    planner = _Planner(source, first_index, setup_scope(setup_code) if setup_code else EMPTY_SCOPE, test, roles)
     candidate = planner.entry_candidate(test)
     if candidate in entries:
         planner.set_entry(planner.subject(test))
@@ -232,7 +413,7 @@ def _plan(source: str, first_index: int, entries: frozenset[str], setup_code: st
     except _Refused as exc:
         return TestPlan(source, None, (), f"{UNSUPPORTED}: {exc}"[:300])
     return TestPlan(source, tree, tuple(planner.leaves), entry_candidate=candidate, private=planner.private,
-                    key=(source, first_index, entries, setup_code))
+                    key=(source, first_index, entries, setup_code, roles))
 
 
 class _Refused(Exception):
@@ -247,8 +428,10 @@ _CONST, _VAR = "const", "var"
 
 
 class _Planner:
-    def __init__(self, source: str, first: int, scope: SetupScope, test: ast.expr | None = None) -> None:
+    def __init__(self, source: str, first: int, scope: SetupScope, test: ast.expr | None = None,
+                 roles: Roles = (frozenset(), frozenset())) -> None:
         self.source = source
+        self.objects, self.unsettled = roles
         self.first = first
         self.env = scope.fresh_env()  # this plan's own: evaluating it never changes another plan's values
         self.modules: dict[str, Any] = {}  # this plan's private `random`
@@ -594,13 +777,26 @@ class _Planner:
         return isinstance(n.func, ast.Attribute) and self.named_object(n.func.value)
 
     def named_object(self, m: ast.expr) -> bool:
-        """``m`` is a program name followed by attributes and subscripts only (no call): an object the
-        program or the set-up code made and the test names, whose own methods answer for it. The name is
+        """``m`` is a program object's name followed by attributes and subscripts only (no call): an object
+        the program or the set-up code made and the test names, whose own methods answer for it (see
+        `name_roles`: ``s = Stack()``, not ``words = split_words(...)``). Raises `_Refused` for a name
+        whose kind neither the dataset nor the program's code settles."""
+        root = self.named_root(m)
+        if root is not None and root in self.unsettled:
+            raise _Refused(f"'{root}' is a program value whose kind (the program's object, or a value one of "
+                           "its functions returned) neither the tests nor the program's code settle: a builtin "
+                           f"type's method or a subscript on {_snippet(m)} could be answered by the program")
+        return root is not None and root in self.objects
+
+    def named_root(self, m: ast.expr) -> str | None:
+        """The program name ``m`` starts from when it is one followed by attributes and subscripts only, and
         the program's (its global, or a set-up program value), not the test's data (`data_names`)."""
         while isinstance(m, (ast.Attribute, ast.Subscript)):
             m = m.value
-        return isinstance(m, ast.Name) and self.kind(m.id) == "program" and m.id not in self.foreign and \
-            m.id not in self.data_names
+        if isinstance(m, ast.Name) and self.kind(m.id) == "program" and m.id not in self.foreign and \
+                m.id not in self.data_names:
+            return m.id
+        return None
 
     def wrap_comprehension(self, n: Any, clause: Node) -> int | None:
         """A comprehension that only projects the items of one program value through one-argument judge
@@ -1350,15 +1546,16 @@ def plan_tests(code: str, tests: list[str], setup_code: str) -> list[TestPlan]:
     plans: list[TestPlan] = []
     first = 0
     budget = JudgeBudget()
+    roles = name_roles(code, tuple(tests), setup_code)
     for t in tests:
         entries: frozenset[str] = frozenset()
-        p = plan_test(t, first, entries, setup_code)
+        p = plan_test(t, first, entries, setup_code, roles)
         if p.entry_candidate is not None:
             entries = entry_points(code, [p.entry_candidate])
             if entries:
-                p = plan_test(t, first, entries, setup_code)
+                p = plan_test(t, first, entries, setup_code, roles)
         if p.private:
-            p = _plan(t, first, entries, setup_code)
+            p = _plan(t, first, entries, setup_code, roles)
         plans.append(p.for_program(budget))
         first += len(p.leaves)
     return plans

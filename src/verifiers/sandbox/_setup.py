@@ -24,6 +24,11 @@ classified once:
 
 Values here are a template: every planner takes `SetupScope.fresh_env`, which runs the closed statements
 again, so no test's evaluation changes what another test or another program's judgement reads.
+
+What a program value IS (the program's object, or a value one of its functions returned) is recorded too:
+``made_by`` (``words = split_words("a b")``: made by calling ``split_words``) and `member_usage` (the dataset
+reads a member no plain value has, ``s.push(1)``, ``root.left``: an object; or compares a call's result as
+data, ``split_words("a") == ["a"]``: a function). `_judge.name_roles` decides from these.
 """
 
 from __future__ import annotations
@@ -67,6 +72,10 @@ class SetupScope:
             checks what the program did to them in place (``sort_in_place(lst)``; ``assert lst == [1, 2]``).
         steps: how `fresh_env` rebuilds ``env``: ``("import", statement)`` and ``("exec", code, names)``.
         functions: the closed ``def`` statements of the functions in ``env``, by name (what a call runs).
+        made_by: for each program value, the program name whose call bound it (``s = Stack()``: ``Stack``),
+            or None when its binding says nothing about what it is (``n = t.find(3)``, ``xs = [Node(1)]``).
+        objects_used: keys (`member_usage`) the set-up code uses as program objects (``s.push(1)``).
+        data_used: program names whose calls' results the set-up code uses as plain data.
     """
 
     env: dict[str, Any] = field(default_factory=dict)
@@ -76,6 +85,9 @@ class SetupScope:
     shared: frozenset[str] = frozenset()
     steps: tuple[tuple[Any, ...], ...] = ()
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    made_by: dict[str, str | None] = field(default_factory=dict)
+    objects_used: frozenset[str] = frozenset()
+    data_used: frozenset[str] = frozenset()
 
     def fresh_env(self) -> dict[str, Any]:
         """``env`` built anew: the closed statements run again, a new private `random` (cheap when there
@@ -117,8 +129,12 @@ def setup_scope(setup_code: str) -> SetupScope:
     steps: list[tuple[Any, ...]] = []
     modules: dict[str, Any] = {}
     functions: dict[str, ast.FunctionDef] = {}
+    made_by: dict[str, str | None] = {}
+    objects_used: set[str] = set()
+    data_used: set[str] = set()
 
     def rebind(name: str) -> None:
+        made_by.pop(name, None)
         program.discard(name)
         foreign.discard(name)
         shared.discard(name)
@@ -137,6 +153,9 @@ def setup_scope(setup_code: str) -> SetupScope:
                     env[name] = value
             continue
         reads, writes = _names_of(st, setup_code)
+        objs, data = member_usage(st, made_by)  # before the statement rebinds anything
+        objects_used |= objs
+        data_used |= data
         taken = program | foreign | set(refused)
         code = None
         if isinstance(st, _EXECUTED) and not reads & taken and reads - writes <= set(env) | PARENT_BUILTINS:
@@ -157,7 +176,9 @@ def setup_scope(setup_code: str) -> SetupScope:
         with_program = bool(reads & program or unbound)
         is_def = isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or (
             isinstance(st, ast.Assign) and isinstance(st.value, ast.Lambda))
+        callee = _callee(st, env, program | foreign | set(refused))
         for name in writes | changed:
+            origin = made_by.get(name) if name not in writes else callee if with_program else None
             rebind(name)
             env.pop(name, None)
             if is_def:
@@ -165,13 +186,85 @@ def setup_scope(setup_code: str) -> SetupScope:
                                  "would run beside the program)")
             elif with_program:
                 program.add(name)
+                made_by[name] = origin
             elif reads & set(refused):
                 refused[name] = "the set-up code computes it from a refused name"
             else:
                 foreign.add(name)
         shared.update(r for r in reads - writes - changed if r in env and _is_data(env[r]))
     return SetupScope(env, frozenset(program), frozenset(foreign), refused, frozenset(shared), tuple(steps),
-                      functions)
+                      functions, made_by, frozenset(objects_used), frozenset(data_used))
+
+
+# Members of plain values (what a program value arriving as data can have): reading any other member of a
+# value (``s.push``, ``root.left``) says the dataset means a program object.
+PLAIN_MEMBERS = frozenset(m for t in (int, float, complex, bool, str, bytes, list, tuple, dict, set, frozenset,
+                                      type(None)) for m in dir(t))
+_DATA_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def usage_key(n: ast.expr, made_by: dict[str, str | None]) -> str | None:
+    """What a use of ``n`` tells about: the program name whose call made it (``C`` for ``C(...)`` or for a
+    name the set-up code bound to one), else the name itself; None when ``n`` is neither."""
+    while isinstance(n, ast.Attribute):
+        n = n.value
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+        return n.func.id
+    if isinstance(n, ast.Name):
+        return made_by.get(n.id) or n.id
+    return None
+
+
+def member_usage(tree: ast.AST, made_by: dict[str, str | None]) -> tuple[set[str], set[str]]:
+    """How trusted code (set-up or tests) uses program values: ``(objects, data)``.
+
+    ``objects``: keys (`usage_key`) whose values it reads a member of that no plain value has (``s.push``,
+    ``root.left.val``): program objects. ``data``: program names whose calls' results it uses as plain data
+    (compared, subscripted, given a builtin type's method or arithmetic: ``split_words("a b") == ["a", "b"]``),
+    and those that made a name it compares with data (``assert words == ["a"]``): functions.
+    """
+    objects: set[str] = set()
+    data: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and n.attr not in PLAIN_MEMBERS and not _dunder(n.attr):
+            key = usage_key(n.value, made_by)
+            if key is not None:
+                objects.add(key)
+        operands: list[ast.expr] = []
+        named = False  # a name the set-up code bound counts here too (not as a receiver: that is the question)
+        if isinstance(n, ast.Compare):
+            pairs = zip((n.left, *n.comparators), n.ops)
+            operands = [x for x, op in pairs if isinstance(op, _DATA_COMPARISONS)]
+            operands += [c for c, op in zip(n.comparators, n.ops) if isinstance(op, _DATA_COMPARISONS)]
+            named = True
+        elif isinstance(n, ast.BinOp):
+            operands, named = [n.left, n.right], True
+        elif isinstance(n, ast.Subscript):
+            operands = [n.value]
+        elif isinstance(n, ast.comprehension):
+            operands = [n.iter]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in METHOD_NAMES:
+            operands = [n.func.value]
+        for x in operands:
+            if isinstance(x, ast.Call) and isinstance(x.func, ast.Name):
+                data.add(x.func.id)
+            elif named and isinstance(x, ast.Name) and made_by.get(x.id):
+                data.add(made_by[x.id])  # type: ignore[arg-type]
+    return objects, data
+
+
+def _callee(st: ast.stmt, env: dict[str, Any], taken: set[str]) -> str | None:
+    """``C`` when ``st`` is ``name = C(...)`` with ``C`` a name of the program (not bound by the set-up code,
+    not a builtin): what it binds is what calling the program's ``C`` returns."""
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+            and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name)):
+        return None
+    c = st.value.func.id
+    return None if c in env or c in taken or c in _BUILTIN_NAMES else c
+
+
+def _dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
 
 
 _FOREIGN = object()
