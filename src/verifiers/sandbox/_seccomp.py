@@ -4,7 +4,7 @@ One deny list (denied calls fail with EPERM, everything else is allowed; namespa
 rlimits and cgroups do the containment, the filter narrows the kernel surface), loaded by bubblewrap
 (``--seccomp FD``) for every process of a sandbox: the zygote and every program. It denies tracing and
 cross-process memory/fd access, BPF, perf, userfaultfd, io_uring, keyrings, module loading, kexec/reboot/
-swap/clock setting, System V IPC and POSIX message queues, handle-based opens, ``memfd_create`` (memory
+swap/clock setting, System V IPC and POSIX message queues, handle-based opens, ``memfd_create`` and ``memfd_secret`` (memory
 outside every file-size limit), the new mount API, ``chroot``/``pivot_root``, ``clone`` with any
 namespace flag, ``unshare``/``setns`` with anything but ``CLONE_NEWPID`` (the zygote's one namespace
 operation: a new pid namespace per program), and the calls that take another process as argument
@@ -73,7 +73,7 @@ SANDBOX_DENIED: dict[str, tuple[str, ...]] = {
     "posix-mqueue": ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr"),
     "namespaces": ("chroot", "pivot_root"),  # and setns/unshare except with CLONE_NEWPID, clone with any flag
     "mount-api": ("open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr"),
-    "memfd": ("memfd_create",),
+    "memfd": ("memfd_create", "memfd_secret"),  # fd-backed memory outside RLIMIT_AS
     "per-user-quotas": ("inotify_init", "inotify_init1", "fanotify_init"),
     "sessions": ("setsid",),
     "sockets": ("socket", "socketpair"),
