@@ -21,6 +21,11 @@ OK = ("def f(x):\n    return x + 1\n", ["assert f(1) == 2"])
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
+def _with_src() -> str:
+    """PYTHONPATH for a child interpreter of this version: the source tree first, then what this one has."""
+    return os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH", "")) if p)
+
+
 @pytest.fixture(scope="module")
 def sandbox_ok() -> None:
     try:
@@ -131,7 +136,7 @@ def test_two_pools_in_two_processes_lease_distinct_uids(sandbox_ok: None) -> Non
               "p = CodePool(workers=2).start()\n"
               "print(' '.join(str(s.lease.uid) for s in p._sandboxes), flush=True)\n"
               "sys.stdin.read()\n")
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env = {**os.environ, "PYTHONPATH": _with_src()}
     procs = [subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
              for _ in range(2)]
     try:
@@ -244,7 +249,7 @@ def test_disabled_user_namespaces_fail_loudly_with_the_fix(sandbox_ok: None) -> 
               "try:\n    CodePool(workers=1).start()\nexcept Exception as e:\n    print(type(e).__name__, e)\n")
     cmd = f"echo 0 > /proc/sys/user/max_user_namespaces && exec {sys.executable} -c \"$0\""
     out = subprocess.run([unshare, "--user", "--map-root-user", "sh", "-c", cmd, script], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(SRC)}, timeout=60, check=False)
+                         env={**os.environ, "PYTHONPATH": _with_src()}, timeout=60, check=False)
     assert "SandboxError" in out.stdout and "user.max_user_namespaces=0" in out.stdout, out
 
 
@@ -279,6 +284,8 @@ def test_python_312(sandbox_ok: None) -> None:
     py = next((c for c in candidates if is_312(c)), None)
     if py is None:
         pytest.skip("no Python 3.12 here")
+    if subprocess.run([py, "-c", "import regex"], capture_output=True, check=False).returncode != 0:
+        pytest.skip(f"{py} lacks the package's dependency `regex` (a compiled module: install it for 3.12)")
     script = ("from verifiers.sandbox import CodePool\n"
               "with CodePool(workers=2) as p:\n"
               "    rs = p.map([('import threading\\ndef f(x):\\n    t = threading.Thread(target=print)\\n"

@@ -350,7 +350,8 @@ def test_set_up_values_are_tainted_by_what_computes_them() -> None:
              "h = [1]\nh.append(f(0))\nk = [2]\nk.append(len(d))\nr = Node(1)\n")
     scope = setup_scope(setup)
     assert scope.env["a"] == [[1, 2]] and scope.env["b"] == [1, 2, 3] and scope.env["c"] == "2020-01-02"
-    assert scope.foreign == {"os", "d", "e", "fh", "g", "k"} and scope.program == {"h", "r"}
+    assert scope.foreign == {"os", "d", "e", "fh", "g", "k"} and scope.program == {"r"}
+    assert "beside the program" in scope.refused["h"]  # `h.append(f(0))`: not a program call's own result
     for name in ("d", "e", "g", "k"):
         p = plan_tests("", [f"assert f(1) == {name}", f"assert sorted({name}) == f(2)"], setup)
         assert all(q.tree is None and "beside the program" in (q.error or "") for q in p), name
@@ -513,3 +514,90 @@ def test_methods_and_subscripts_of_returned_values_named_by_set_up_are_the_judge
     # The same test with the name made by the program's class: a call into its object.
     p = plan_tests("class Counter:\n    pass\n", ["assert c.count('a') == 2"], "c = Counter()")[0]
     assert [leaf.source for leaf in p.leaves] == ["c.count('a')"]
+
+
+# Round 4: identity, set-up statements that judge beside the program, what the child receives, judge time.
+
+@pytest.mark.parametrize("test", [
+    "assert clone_list(lst) is not lst", "assert new_bucket() is not new_bucket()",
+    "assert deep_copy(grid)[0] is not grid[0]", "assert id(deep_copy(grid)) != id(grid)",
+    "assert all(a is not b for a in f(1) for b in f(2))", "assert operator.is_(f(1), f(2))",
+])
+def test_identity_of_program_values_is_refused(test: str) -> None:
+    p = plan_tests("", [test], "import operator\nlst = [1, 2, 3]\ngrid = [[1, 2], [3, 4]]\n")[0]
+    assert p.tree is None and (p.error or "").startswith("unsupported test shape"), p.error
+
+
+@pytest.mark.parametrize(("test", "value", "passed"), [
+    ("assert f(1) is None", None, True), ("assert f(1) is not None", [], True), ("assert f(1) is True", 1, False),
+    ("assert type(f(1)) is list", [1], True), ("assert operator.is_(f(1), None)", None, True),
+])
+def test_identity_with_a_singleton_or_a_class_is_judged(test: str, value: Any, passed: bool) -> None:
+    p = plan_tests("", [test], "import operator")[0]
+    assert judge(p, {p.leaves[0].index: value}, {})[0] is passed
+
+
+@pytest.mark.parametrize(("setup", "name"), [
+    ("ok = factorial(5) == 120", "ok"), ("checks = all(is_even(n) == (n % 2 == 0) for n in range(20))", "checks"),
+    ("res = sorted(unique([3, 1, 3, 2])) == [1, 2, 3]", "res"), ("n = len(f(3))", "n"), ("m = f(1) + 1", "m"),
+    ("h = [1]\nh.append(f(0))", "h"), ("if f(1):\n    flag = 1", "flag"),
+])
+def test_set_up_that_computes_beside_the_program_is_refused(setup: str, name: str) -> None:
+    assert "beside the program" in setup_scope(setup).refused[name]
+    p = plan_tests("", [f"assert {name}"], setup)[0]
+    assert p.tree is None and "unsupported test shape" in (p.error or "") and "beside the program" in p.error
+
+
+def test_set_up_that_only_runs_the_program_binds_program_values() -> None:
+    setup = ("nums = [1, 2]\nacc = Account(nums)\nacc.deposit(5)\nroot = Node(1)\nroot.left = Node(2, Node(3))\n"
+             "xs = [Node(4), root]\nv = acc.balance()\nw: int = f(k=nums)\n")
+    scope = setup_scope(setup)
+    assert not scope.refused and {"acc", "root", "xs", "v", "w"} <= scope.program
+
+
+def test_the_child_gets_no_closed_data_only_tests_read() -> None:
+    from verifiers.sandbox._setup import child_setup
+
+    setup = ("import math\ncases = [(3, 6), (10, 3628800)]\nexpected = {'listen': 'silent'}\ndata = [5, 3, 1]\n"
+             "want = [1, 3, 5]\nmy_sort(data)\nbase = [2]\nmore = base + [3]\nacc = Account(more)\n"
+             "def helper(x):\n    return x + 1\nok = f(5) == 120\n")
+    child = child_setup(setup)
+    assert child == ("import math\ndata = [5, 3, 1]\nmy_sort(data)\nbase = [2]\nmore = base + [3]\n"
+                     "acc = Account(more)\ndef helper(x):\n    return x + 1\n")
+    assert child_setup("") == "" and child_setup("x = (") == "x = ("  # unparsable: the sandbox reports it
+
+
+def test_set_up_functions_run_under_the_programs_step_budget() -> None:
+    from verifiers.sandbox._judge import JudgeBudget
+
+    setup = ("def is_prime(n):\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))\n"
+             "def swallow(n):\n    try:\n        return sum(1 for _ in range(n)) >= 0\n    except Exception:\n"
+             "        return True\n")
+    for test, value, passed in (("assert is_prime(f(1))", 101, True), ("assert is_prime(f(1))", 99999999999973, False),
+                                ("assert swallow(f(1))", 10, True), ("assert swallow(f(1))", 10 ** 9, False)):
+        p = plan_tests("", [test], setup)[0].for_program(JudgeBudget())
+        ok, why = judge(p, {p.leaves[0].index: value}, {})
+        assert ok is passed and (passed or "budget" in why), (test, value, why)
+    assert sys.gettrace() is None or sys.gettrace().__name__ != "on_call"  # the trace is removed afterwards
+
+
+def test_regular_expressions_on_program_values_are_bounded_in_time() -> None:
+    p = plan_tests("", ["assert re.match(r'(a|aa)+$', f(1))"], "import re")[0]
+    ok, why = judge(p, {p.leaves[0].index: "a" * 40 + "b"}, {})
+    assert not ok and "regular expression ran longer" in why
+    for test, value in (("assert re.match(r'(\\d+)-(\\d+)', f(1)).groups() == ('12', '34')", "12-34"),
+                        ("assert re.findall(r'[A-Z]+', f(1), re.I) == ['ab', 'CD']", "ab CD"),
+                        ("assert re.compile(r'x+').sub('y', f(1)) == 'ayb'", "axxb"),
+                        ("assert re.sub('A', 'b', f(1), flags=re.IGNORECASE) == 'bbb'", "aaa"),
+                        ("assert re.search(r'\\w+', f(1), re.ASCII).group() == 'ab'", "ab\u00e9")):
+        p = plan_tests("", [test], "import re")[0]
+        assert judge(p, {p.leaves[0].index: value}, {}) == (True, ""), test
+
+
+def test_program_class_bounds_the_code_it_tokenizes() -> None:
+    from verifiers.sandbox._judge import MAX_CLASS_SCAN_CHARS, program_class
+
+    head = "class Words(list):\n    pass\n"
+    assert program_class(head, "Words") == "class"
+    assert program_class(head + "x = (" + "1," * 1000 + ")\n", "Words") == "unsettled"  # too many tokens
+    assert program_class(head + "#" * MAX_CLASS_SCAN_CHARS, "Words") == "unsettled"  # too long

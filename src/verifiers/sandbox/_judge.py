@@ -56,8 +56,10 @@ import builtins
 import functools
 import importlib
 import io
+import itertools
 import numbers
 import re
+import sys
 import threading
 import tokenize
 import types
@@ -94,6 +96,9 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 MAX_TEST_CHARS = 100_000
 MAX_UNROLLED_ITEMS = 10_000  # comprehension items one test may unroll
 MAX_LEAVES_PER_TEST = 10_000
+# Program code `program_class` tokenizes at most (beyond: the kind is unsettled): a few ms of parent CPU.
+MAX_CLASS_SCAN_CHARS = 8_000
+MAX_CLASS_SCAN_TOKENS = 600
 UNSUPPORTED = "unsupported test shape"
 
 Node = tuple[Any, ...]
@@ -287,12 +292,20 @@ def program_class(code: str, name: str) -> str:
     parses untrusted code): ``"class"`` when exactly one undecorated top-level ``class name`` statement
     binds it and nothing else can (no other binding of the name, no ``globals()``/``exec``/``setattr``/
     ``sys.modules``/``global``/star import anywhere); ``"unsettled"`` when a ``class name`` statement
-    exists but that does not hold; ``"none"`` when the code has no such statement (a ``def``, a lambda)."""
+    exists but that does not hold, or the code is too long to tokenize here (`MAX_CLASS_SCAN_CHARS`,
+    `MAX_CLASS_SCAN_TOKENS`: tokenizing costs the parent ~5 us a token, and an unterminated string grows
+    quadratically in its length);
+    ``"none"`` when the code has no such statement (a ``def``, a lambda)."""
     if not re.search(rf"\bclass\s+{re.escape(name)}\b", code):
         return "none"
+    if len(code) > MAX_CLASS_SCAN_CHARS:
+        return "unsettled"
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+        tokens = list(itertools.islice(tokenize.generate_tokens(io.StringIO(code).readline),
+                                       MAX_CLASS_SCAN_TOKENS + 1))
     except (tokenize.TokenError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return "unsettled"
+    if len(tokens) > MAX_CLASS_SCAN_TOKENS:
         return "unsettled"
     classes = 0
     level = 0
@@ -595,6 +608,9 @@ class _Planner:
                     if op is ast.Eq and x[0] == "lit" and y[0] != "lit" and not _equalable(x[1]):
                         raise _Refused(f"an expected {type(x[1]).__name__} value, which no program value can "
                                        "equal (program values come back as plain data)")
+                if op in (ast.Is, ast.IsNot) and not (_singleton(a) or _singleton(b)):
+                    raise _Refused("`is`/`is not` between values the judge only sees as decoded copies (only "
+                                   "`is None`/`True`/`False`/`...` or a builtin class are judged)")
             return ("cmp", left, rest)
         if isinstance(n, ast.BoolOp):
             return ("and" if isinstance(n.op, ast.And) else "or", tuple(self.plan(v, truth) for v in n.values))
@@ -614,6 +630,7 @@ class _Planner:
         if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             return self.comprehension(n)
         if isinstance(n, ast.Call):
+            self.identity_call(n)
             rewritten = self.map_filter(n)
             if rewritten is not None:
                 return self.plan(rewritten, truth)
@@ -628,6 +645,18 @@ class _Planner:
             parts = [self.plan(p) if p is not None else ("lit", None) for p in (n.lower, n.upper, n.step)]
             return ("slice", *parts)
         return self.leaf(n, truth)
+
+    def identity_call(self, n: ast.Call) -> None:
+        """Refuse ``id(v)``/``operator.is_(a, b)`` over program values: the parent holds decoded copies,
+        whose identities say nothing about the program's objects (a copy and the original compare alike)."""
+        name = self.func_name(n)
+        if name == "id" or (name is None and isinstance(n.func, ast.Name) and n.func.id == "id"
+                            and self.kind("id") == "parent"):
+            raise _Refused(f"id() of a program value in {_snippet(n)} (the judge only sees decoded copies)")
+        if name in ("operator.is_", "operator.is_not") and not any(
+                isinstance(a, ast.Constant) and _singleton(("lit", a.value)) for a in n.args):
+            raise _Refused(f"{name}() between program values in {_snippet(n)} (the judge only sees decoded "
+                           "copies)")
 
     def closed_node(self, n: ast.expr) -> Node:
         try:
@@ -1214,6 +1243,12 @@ def _plain_args(n: ast.Call) -> bool:
     return not any(isinstance(a, ast.Starred) for a in n.args) and all(k.arg for k in n.keywords)
 
 
+def _singleton(node: Node) -> bool:
+    """A literal None, True, False, Ellipsis or class plan node: identity with one is the same for a
+    decoded copy as for the program's value (decoding keeps exact builtin types: ``type(f(1)) is list``)."""
+    return node[0] == "lit" and (any(node[1] is v for v in (None, True, False, Ellipsis)) or type(node[1]) is type)
+
+
 def _dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
@@ -1391,7 +1426,9 @@ class _Evaluator:
             kwargs = {k: self.ev(v, env) for k, v in tree[3]}
             if env or kind == "pcall" or any(callable(a) for a in (*args, *kwargs.values())):
                 self.charge(*args, *kwargs.values())  # in a loop, or test code runs per item (a key=, a checker)
-            return (FUNCS[tree[1]] if kind == "call" else tree[1])(*args, **kwargs)
+            if kind == "pcall":
+                return self.stepped(tree[1], args, kwargs)
+            return FUNCS[tree[1]](*args, **kwargs)
         if kind == "meth":
             receiver = self.ev(tree[1], env)
             args = [self.ev(a, env) for a in tree[3]]
@@ -1424,6 +1461,34 @@ class _Evaluator:
         if kind == "err":
             raise LeafError(tree[1])
         raise Unsafe(f"unknown plan node {kind!r}")
+
+    def stepped(self, fn: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """``fn(*args, **kwargs)`` for a set-up function (its loops run on program values), charging one
+        step per line and per call it runs (`sys.settrace`, on this thread, for this call only)."""
+        budget = self.budget
+
+        def on_line(frame: Any, event: str, arg: Any) -> Any:
+            if event == "line":
+                budget.left -= 1
+                if budget.left < 0:
+                    raise _OverBudget
+            return on_line
+
+        def on_call(frame: Any, event: str, arg: Any) -> Any:
+            budget.left -= 1
+            if budget.left < 0:
+                raise _OverBudget
+            return on_line
+
+        before = sys.gettrace()
+        sys.settrace(on_call)
+        try:
+            out = fn(*args, **kwargs)
+        finally:
+            sys.settrace(before)
+        if budget.left < 0:  # the function caught the budget error and went on
+            raise _OverBudget
+        return out
 
     def bounded(self, xs: Any) -> Iterator[Any]:
         budget = self.budget

@@ -38,6 +38,7 @@ from verifiers.sandbox._result import (
     no_tests_result,
 )
 from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error
+from verifiers.sandbox._setup import child_setup
 
 Isolation = Literal["bwrap", "process"]
 # Budgets and timings (seconds / bytes).
@@ -294,7 +295,8 @@ class CodePool:
         timeout = float(timeout_s) if timeout_s is not None else self.timeout_s
         job = _Job(code, setup_code, plans, timeout, fut)
         try:
-            job.frame = encode_request(code, setup_code, [leaf.wire() for p in plans for leaf in p.leaves])
+            job.frame = encode_request(code, child_setup(setup_code),  # never data only tests read
+                                       [leaf.wire() for p in plans for leaf in p.leaves])
         except ProtocolError:
             fut.set_result(failed_result(plans, "runtime_error",
                                          f"program and test inputs exceed {MAX_FRAME_BYTES} bytes"))

@@ -36,6 +36,8 @@ import types
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import regex
+
 from verifiers.sandbox._protocol import MAX_SAME_HASH, check_hash_flood
 
 # Modules whose names resolve in the parent (pure computation; no files, processes or environment).
@@ -60,6 +62,7 @@ MAX_POW_BITS = 1_000_000
 MAX_FACTORIAL_ARG = 5_000
 MAX_ITEMS = 100_000  # items a lazy result (itertools, map, zip...) may yield in the judge
 MAX_REGEX_INPUT = 10_000
+MAX_REGEX_S = 0.05  # wall time one regular-expression call may take in the judge (`regex`'s own timeout)
 # Judge work per PROGRAM, across all its tests: one step per plan node evaluated and per loop item, plus,
 # inside loops over program values, the size of every operand (a loop multiplies the work of its body). A
 # program that exceeds it fails its remaining tests. Measured: MBPP's reference programs (974 + 427
@@ -296,15 +299,92 @@ def _bytes(*args: Any) -> bytes:
     return bytes(*args)
 
 
-def _regex(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A `re` function or `re.Pattern` method whose string arguments are bounded (catastrophic backtracking)."""
-    @functools.wraps(fn)
+# `re` flags as the `regex` module spells them (ASCII differs; DEBUG has no counterpart there).
+_RE_FLAGS = {int(re.ASCII): int(regex.ASCII), **{int(f): int(f) for f in (
+    re.IGNORECASE, re.LOCALE, re.MULTILINE, re.DOTALL, re.UNICODE, re.VERBOSE)}}
+# Where each `re` function takes its flags positionally (the pattern is always the first argument).
+_FLAGS_AT = {"match": 2, "fullmatch": 2, "search": 2, "findall": 2, "finditer": 2, "split": 3, "sub": 4, "subn": 4,
+             "compile": 1}
+
+
+def _regex_flags(flags: Any) -> int:
+    if isinstance(flags, re.RegexFlag) or type(flags) is int:
+        out = 0
+        for bit in range(max(int(flags).bit_length(), 1)):
+            if int(flags) >> bit & 1:
+                if 1 << bit not in _RE_FLAGS:
+                    raise Unsafe(f"regular-expression flag {1 << bit} is not evaluated by the judge")
+                out |= _RE_FLAGS[1 << bit]
+        return out
+    raise TypeError(f"regular-expression flags must be int, not {type(flags).__name__}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _bounded_pattern(pattern: str | bytes, flags: int) -> Any:
+    return regex.compile(pattern, _regex_flags(flags) | regex.VERSION0)
+
+
+def _as_bounded(p: Any) -> Any:
+    """A `re.Pattern` as the `regex` module's (same pattern and flags, `re`-compatible VERSION0)."""
+    return _bounded_pattern(p.pattern, p.flags) if type(p) is re.Pattern else p
+
+
+def _check_inputs(args: Iterable[Any]) -> None:
+    for a in args:
+        if isinstance(a, (str, bytes)) and len(a) > MAX_REGEX_INPUT:
+            raise Unsafe(f"a string of more than {MAX_REGEX_INPUT} characters under a regular expression")
+
+
+def _timed(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    try:
+        out = fn(*args, **kw, timeout=MAX_REGEX_S)
+    except TimeoutError as exc:
+        raise Unsafe(f"a regular expression ran longer than {MAX_REGEX_S} s on a program value") from exc
+    if isinstance(out, Iterator):
+        return capped(_timed_items(out))
+    return out
+
+
+def _timed_items(it: Iterator[Any]) -> Iterator[Any]:
+    try:
+        yield from it
+    except TimeoutError as exc:
+        raise Unsafe(f"a regular expression ran longer than {MAX_REGEX_S} s on a program value") from exc
+
+
+def _regex(name: str) -> Callable[..., Any]:
+    """``re.<name>`` evaluated by the `regex` module in its `re`-compatible mode, each call bounded in time
+    (a test's pattern with nested quantifiers backtracks exponentially on a short program string)."""
+    at = _FLAGS_AT.get(name)
+
+    @functools.wraps(getattr(re, name))
     def call(*args: Any, **kw: Any) -> Any:
-        for a in (*args, *kw.values()):
-            if isinstance(a, (str, bytes)) and len(a) > MAX_REGEX_INPUT:
-                raise Unsafe(f"a string of more than {MAX_REGEX_INPUT} characters under a regular expression")
-        out = fn(*args, **kw)
-        return capped(out) if isinstance(out, Iterator) else out
+        _check_inputs((*args, *kw.values()))
+        if name == "escape":
+            return re.escape(*args, **kw)
+        args_l = list(args)
+        flags = kw.pop("flags", args_l.pop(at) if at is not None and len(args_l) > at else 0)
+        if not args_l:
+            raise TypeError(f"re.{name}() missing the pattern")
+        p = args_l[0]
+        if type(p) is re.Pattern or isinstance(p, regex.Pattern):
+            if flags:
+                raise ValueError("cannot process flags argument with a compiled pattern")
+            args_l[0] = _as_bounded(p)
+        elif isinstance(p, (str, bytes)):
+            args_l[0] = _bounded_pattern(p, flags)
+        if name == "compile":
+            return args_l[0]
+        return _timed(getattr(args_l[0], name), *args_l[1:], **kw)
+    return call
+
+
+def _regex_method(name: str) -> Callable[..., Any]:
+    """``Pattern.<name>`` (of `re` or `regex`) evaluated by the `regex` module, bounded in time."""
+    def call(p: Any, *args: Any, **kw: Any) -> Any:
+        _check_inputs((*args, *kw.values()))
+        return _timed(getattr(_as_bounded(p), name), *args, **kw)
+    call.__name__ = name
     return call
 
 
@@ -354,7 +434,7 @@ def _module_funcs() -> dict[str, Callable[..., Any]]:
             out[f"cmath.{n}"] = getattr(cmath, n)
     out.update({f"operator.{n}": f for n, f in _operator_funcs().items()})
     for n in ("match", "fullmatch", "search", "findall", "finditer", "split", "sub", "subn", "escape", "compile"):
-        out[f"re.{n}"] = _regex(getattr(re, n))
+        out[f"re.{n}"] = _regex(n)
     out["string.capwords"] = string.capwords
     for n in ("mean", "fmean", "median", "median_low", "median_high", "mode", "multimode", "stdev", "pstdev",
               "variance", "pvariance", "geometric_mean", "harmonic_mean"):
@@ -470,6 +550,8 @@ _TEXT_SPECIAL = {"join": _str_join, "replace": _replace, "center": _width("cente
 _SET_METHODS = ["issubset", "issuperset", "isdisjoint", "union", "intersection", "difference",
                 "symmetric_difference", "copy"]
 _MATCH_METHODS = ["group", "groups", "groupdict", "start", "end", "span", "expand"]
+_PATTERN_METHODS = {n: _regex_method(n) for n in ("match", "fullmatch", "search", "findall", "finditer", "split",
+                                                  "sub", "subn")}
 # Pure (non-mutating) methods of exact builtin types, evaluated in the parent on program values.
 METHODS: dict[type, dict[str, Callable[..., Any]]] = {
     str: _methods_of(str, _TEXT_METHODS, _TEXT_SPECIAL),
@@ -484,9 +566,10 @@ METHODS: dict[type, dict[str, Callable[..., Any]]] = {
     bool: _methods_of(bool, ("bit_length", "bit_count", "conjugate", "as_integer_ratio"), {"to_bytes": _to_bytes}),
     float: _methods_of(float, ("is_integer", "hex", "as_integer_ratio", "conjugate")),
     complex: _methods_of(complex, ("conjugate",)),
-    re.Pattern: {n: _regex(getattr(re.Pattern, n)) for n in ("match", "fullmatch", "search", "findall", "finditer",
-                                                               "split", "sub", "subn")},
+    re.Pattern: _PATTERN_METHODS,
+    regex.Pattern: _PATTERN_METHODS,
     re.Match: _methods_of(re.Match, _MATCH_METHODS),
+    regex.Match: _methods_of(regex.Match, _MATCH_METHODS),
 }
 # A test that applies one of these to a value means the builtin type's method: the judge evaluates it here
 # on plain data, and a program object in its place fails the test (it is never asked to answer it).
@@ -503,7 +586,7 @@ _PURE_CALLABLE_IDS = frozenset(id(f) for f in _PURE_CALLABLES if f is not None)
 
 # Values of these types never change: a cached plan may hand the same one to every judgement.
 IMMUTABLE_TYPES = frozenset({type(None), bool, int, float, complex, str, bytes, decimal.Decimal, fractions.Fraction,
-                             range, slice, re.Pattern, datetime.date, datetime.datetime, datetime.time,
+                             range, slice, re.Pattern, regex.Pattern, datetime.date, datetime.datetime, datetime.time,
                              datetime.timedelta, datetime.timezone, types.ModuleType, type(Ellipsis)})
 # Containers whose items a cached plan may share when they are shareable too (the judge never mutates one).
 PLAIN_CONTAINERS = frozenset({list, tuple, dict, set, frozenset, collections.Counter, collections.OrderedDict,

@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from verifiers.sandbox._protocol import encode_value
 from verifiers.sandbox._pure import (
     METHOD_NAMES,
     PARENT_BUILTINS,
@@ -76,6 +77,7 @@ class SetupScope:
             or None when its binding says nothing about what it is (``n = t.find(3)``, ``xs = [Node(1)]``).
         objects_used: keys (`member_usage`) the set-up code uses as program objects (``s.push(1)``).
         data_used: program names whose calls' results the set-up code uses as plain data.
+        child_code: the statements the sandbox runs beside the program (`child_setup`).
     """
 
     env: dict[str, Any] = field(default_factory=dict)
@@ -88,6 +90,7 @@ class SetupScope:
     made_by: dict[str, str | None] = field(default_factory=dict)
     objects_used: frozenset[str] = frozenset()
     data_used: frozenset[str] = frozenset()
+    child_code: str = ""
 
     def fresh_env(self) -> dict[str, Any]:
         """``env`` built anew: the closed statements run again, a new private `random` (cheap when there
@@ -132,6 +135,9 @@ def setup_scope(setup_code: str) -> SetupScope:
     made_by: dict[str, str | None] = {}
     objects_used: set[str] = set()
     data_used: set[str] = set()
+    # For `child_setup`: each statement with what it reads and binds, and whether the child needs it
+    # ("keep"), only when a kept statement reads what it binds ("data"), or never ("drop").
+    plan: list[tuple[ast.stmt, set[str], set[str], str]] = []
 
     def rebind(name: str) -> None:
         made_by.pop(name, None)
@@ -143,6 +149,7 @@ def setup_scope(setup_code: str) -> SetupScope:
 
     for st in mod.body:
         if isinstance(st, (ast.Import, ast.ImportFrom)):
+            plan.append((st, set(), set(), "keep"))
             steps.append(("import", st))
             for name, value in _import(st, modules).items():
                 rebind(name)
@@ -169,6 +176,8 @@ def setup_scope(setup_code: str) -> SetupScope:
                     refused[name] = "the set-up code binds it to a one-shot iterator"
             if isinstance(st, ast.FunctionDef):
                 functions[st.name] = st
+            plain = all(name in env and _plain_data(env[name]) for name in writes)
+            plan.append((st, reads, writes, "data" if plain and not isinstance(st, _DEFINITIONS) else "keep"))
             continue
         # Runs beside the program only: what it binds or changes is tainted by what it reads.
         changed = {n for n in _changed_roots(st) if n in env and not _is_module(env[n])}
@@ -177,6 +186,8 @@ def setup_scope(setup_code: str) -> SetupScope:
         is_def = isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or (
             isinstance(st, ast.Assign) and isinstance(st.value, ast.Lambda))
         callee = _callee(st, env, program | foreign | set(refused))
+        computed = with_program and not is_def and not _program_side(st, program | unbound)
+        plan.append((st, reads, writes, "drop" if computed else "keep"))
         for name in writes | changed:
             origin = made_by.get(name) if name not in writes else callee if with_program else None
             rebind(name)
@@ -184,6 +195,9 @@ def setup_scope(setup_code: str) -> SetupScope:
             if is_def:
                 refused[name] = ("the set-up code defines it with names the judge does not evaluate (its checks "
                                  "would run beside the program)")
+            elif computed:
+                refused[name] = ("set-up computes it beside the program (only what a program call or constructor "
+                                 "returns, or a call on the program's objects, is a program value)")
             elif with_program:
                 program.add(name)
                 made_by[name] = origin
@@ -193,7 +207,92 @@ def setup_scope(setup_code: str) -> SetupScope:
                 foreign.add(name)
         shared.update(r for r in reads - writes - changed if r in env and _is_data(env[r]))
     return SetupScope(env, frozenset(program), frozenset(foreign), refused, frozenset(shared), tuple(steps),
-                      functions, made_by, frozenset(objects_used), frozenset(data_used))
+                      functions, made_by, frozenset(objects_used), frozenset(data_used), _child_code(plan))
+
+
+def child_setup(setup_code: str) -> str:
+    """The part of ``setup_code`` the sandbox runs after the program, in its globals.
+
+    Imports, ``def``/``class`` statements, statements that run the program's code (`_program_side`) or
+    that the judge leaves to the sandbox, and the closed statements those read (transitively). Closed
+    plain data only tests read (expected answers) stays in the parent: the program can neither read it
+    from its globals nor from the request. Set-up code that does not parse is returned whole (the sandbox
+    reports its error).
+    """
+    if not setup_code.strip():
+        return ""
+    scope = setup_scope(setup_code)
+    return setup_code if scope is EMPTY_SCOPE else scope.child_code
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _plain_data(v: Any) -> bool:
+    """``v`` travels to the child as data (a leaf ships it by value, never by name)."""
+    try:
+        encode_value(v)
+    except Exception:  # noqa: BLE001  (ValueRejected, or a structure too deep to encode)
+        return False
+    return True
+
+
+def _child_code(plan: list[tuple[ast.stmt, set[str], set[str], str]]) -> str:
+    """The kept statements of ``plan`` and the "data" statements they read (transitively), in order."""
+    needed: set[str] = set()
+    kept: list[ast.stmt] = []
+    for st, reads, writes, how in reversed(plan):
+        if how == "keep" or (how == "data" and writes & needed):
+            kept.append(st)
+            needed |= reads
+    try:
+        return "".join(ast.unparse(st) + "\n" for st in reversed(kept))
+    except (ValueError, RecursionError):
+        return ""
+
+
+def _program_side(st: ast.stmt, names: set[str]) -> bool:
+    """``st`` only runs the program's code: it binds what a program call (or an attribute or item of a
+    program value) returns (``x = f(1)``, ``s = Stack()``, ``root.left = Node(2)``) or calls a program
+    object (``s.push(1)``), over closed values and such names. Anything else reading program names
+    (``ok = f(5) == 120``, ``checks = all(...)``) would compute a judgement beside the program."""
+
+    def chain(e: ast.expr) -> bool:  # a program name, or a call/attribute/item of one
+        if isinstance(e, ast.Name):
+            return e.id in names
+        if isinstance(e, ast.Attribute):
+            return chain(e.value)
+        if isinstance(e, ast.Subscript):
+            return chain(e.value) and arg(e.slice)
+        if isinstance(e, ast.Call):
+            return chain(e.func) and all(arg(a) for a in e.args) and all(arg(k.value) for k in e.keywords)
+        return False
+
+    def arg(e: ast.expr) -> bool:  # closed, a program value, or a display of those
+        if not any(isinstance(x, ast.Name) and x.id in names for x in ast.walk(e)):
+            return True
+        if isinstance(e, (ast.List, ast.Tuple, ast.Set)):
+            return all(arg(x) for x in e.elts)
+        if isinstance(e, ast.Dict):
+            return all(k is None or arg(k) for k in e.keys) and all(arg(v) for v in e.values)
+        if isinstance(e, ast.Starred):
+            return arg(e.value)
+        return chain(e)
+
+    def target(t: ast.expr) -> bool:
+        if isinstance(t, ast.Name):
+            return True
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return all(target(x) for x in t.elts)
+        return isinstance(t, (ast.Attribute, ast.Subscript)) and chain(t)
+
+    if isinstance(st, ast.Assign):
+        return all(target(t) for t in st.targets) and arg(st.value)
+    if isinstance(st, ast.AnnAssign):
+        return st.value is not None and target(st.target) and arg(st.value)
+    if isinstance(st, ast.Expr):
+        return isinstance(st.value, ast.Call) and chain(st.value)
+    return False
 
 
 # Members of plain values (what a program value arriving as data can have): reading any other member of a
