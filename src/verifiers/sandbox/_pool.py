@@ -7,14 +7,18 @@ them one at a time, each in a fresh child with its own pid namespace and a fresh
 child at its deadline; the parent also checks the deadline on its own wall clock and kills the whole sandbox if the
 zygote does not report in time. Any anomaly (a child that failed before its program ran, a protocol
 violation, a zygote that misbehaves or dies) recycles the sandbox. Only the program that was running
-when a sandbox died is charged for it; programs queued behind it go to another sandbox free.
+when a sandbox died is charged for it; programs queued behind it go to another sandbox free. Replacement
+sandboxes are started (and old ones stopped) by a lifecycle thread (`_lifecycle`), so a recycle never
+holds up the dispatcher.
 """
 
 from __future__ import annotations
 
 import collections
 import itertools
+import mmap
 import os
+import resource
 import selectors
 import tempfile
 import threading
@@ -28,6 +32,7 @@ from typing import Any, Literal
 from verifiers.errors import ConfigError, SandboxError
 from verifiers.sandbox import _cgroups, _isolation, _seccomp
 from verifiers.sandbox._judge import TestPlan, plan_tests
+from verifiers.sandbox._lifecycle import Lifecycle
 from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_request
 from verifiers.sandbox._result import (
     MAX_CHILD_FRAME_BYTES,
@@ -161,6 +166,7 @@ class CodePool:
         self._broken: str | None = None
         self._start_failures = 0
         self._wake_r, self._wake_w = -1, -1
+        self._life: Lifecycle | None = None
         self._spec: SandboxSpec | None = None
         self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
         self.stats = collections.Counter[str]()
@@ -181,7 +187,10 @@ class CodePool:
         self._start_failures = 0
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
-        # The dispatcher thread spawns every sandbox: each gets PDEATHSIG tied to that thread, so sandboxes
+        os.set_blocking(self._wake_w, False)  # a full pipe already means "wake up"
+        self._life = Lifecycle(self._spec, self._wake_w)
+        # The dispatcher thread spawns the first sandboxes and the lifecycle thread their replacements: each
+        # gets PDEATHSIG tied to the thread that spawned it, and both live as long as the pool, so sandboxes
         # die with the pool even if this process is killed.
         ready = threading.Event()
         self._start_exc: BaseException | None = None
@@ -191,6 +200,7 @@ class CodePool:
         if self._start_exc is not None:
             self._thread.join()
             self._thread = None
+            self._stop_lifecycle()
             for fd in (self._wake_r, self._wake_w):
                 os.close(fd)
             self._release_spec()
@@ -215,9 +225,12 @@ class CodePool:
             "as_bytes": mem,
             # RLIMIT_SIGPENDING and RLIMIT_MEMLOCK: counted per user across namespaces (the namespace's
             # owner is charged too), so a sandbox keeps them small.
-            "limits": [["RLIMIT_FSIZE", 16 * 1024 * 1024], ["RLIMIT_NOFILE", 64], ["RLIMIT_CORE", 0],
-                       ["RLIMIT_SIGPENDING", SIGPENDING], ["RLIMIT_MEMLOCK", 64 * 1024]] + (
-                [["RLIMIT_NPROC", self.max_procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
+            "limits": [[resource.RLIMIT_FSIZE, 16 * 1024 * 1024], [resource.RLIMIT_NOFILE, 64],
+                       [resource.RLIMIT_CORE, 0], [resource.RLIMIT_SIGPENDING, SIGPENDING],
+                       [resource.RLIMIT_MEMLOCK, 64 * 1024]] + (
+                [[resource.RLIMIT_NPROC, self.max_procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
+            # Numbers that differ between architectures, resolved here (the zygote loads no `resource`/`mmap`).
+            "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "map_anonymous": mmap.MAP_ANONYMOUS,
         }
         tmp = None
         if self.isolation == "process":
@@ -317,7 +330,7 @@ class CodePool:
             raise SandboxError(self._broken)
         with self._lock:
             self._submitted.extend(jobs)
-        os.write(self._wake_w, b"x")
+        self._wake()
 
     def run(self, code: str, tests: Sequence[str], setup_code: str = "",
             timeout_s: float | None = None) -> ExecutionResult:
@@ -363,12 +376,24 @@ class CodePool:
         if self._thread is None:
             return
         self._closing = True
-        os.write(self._wake_w, b"x")
+        self._wake()
         self._thread.join()
         self._thread = None
+        self._stop_lifecycle()
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
         self._release_spec()
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except BlockingIOError:  # full: the dispatcher has wake-ups pending already
+            pass
+
+    def _stop_lifecycle(self) -> None:
+        if self._life is not None:
+            self._life.stop()
+            self._life = None
 
     def __enter__(self) -> CodePool:  # noqa: PYI034
         return self.start()
@@ -385,12 +410,13 @@ class CodePool:
                 raise SandboxError(self._broken)
             if len(self._sandboxes) == self.workers and all(sb.ready for sb in self._sandboxes):
                 return
+            self._collect_started()
             pending = [sb for sb in self._sandboxes if not sb.ready]
             for sb in pending:
                 if sb.proc.poll() is not None and not sb.ready:
                     raise SandboxError(start_error(sb.stderr_path, self.isolation))
-            if not pending:  # a sandbox was lost and could not be replaced
-                raise SandboxError("could not start every sandbox")
+            if not pending and not (self._life is not None and self._life.pending):
+                raise SandboxError("could not start every sandbox")  # one was lost and could not be replaced
             sel = selectors.DefaultSelector()
             try:
                 for sb in pending:
@@ -403,21 +429,37 @@ class CodePool:
                 raise SandboxError(f"sandboxes did not start within {STARTUP_TIMEOUT_S}s: "
                                    f"{self._sandboxes[0].stderr_text() if self._sandboxes else ''}")
 
-    def _replace(self, sb: Sandbox) -> None:
-        """Start a sandbox in ``sb``'s slot (counting failures: three in a row break the pool)."""
-        if self._closing or self._broken:
+    def _replace(self, sb: Sandbox) -> bool:
+        """Have a sandbox started in ``sb``'s slot (off this thread: see `_lifecycle`); True if requested."""
+        if self._closing or self._broken or self._life is None:
+            return False
+        self._life.spawn(sb.slot)
+        self.stats["workers_started"] += 1  # counted now (taken back if it fails): stats move with results
+        return True
+
+    def _collect_started(self) -> None:
+        """Take in the sandboxes the lifecycle thread started (counting failures: three in a row break the pool)."""
+        if self._life is None or not self._life.ready:
             return
-        assert self._spec is not None
-        try:
-            new = Sandbox.spawn(sb.slot, self._spec)
-            self._sandboxes.append(new)
-            self.stats["workers_started"] += 1
-            if hasattr(self, "_sel"):
-                self._watch(new.ctl.fileno(), selectors.EVENT_READ, new)
-        except SandboxError as exc:
-            self._start_failures += 1
-            if self._start_failures >= MAX_START_FAILURES:
-                self._broken = str(exc)
+        for new in self._life.collect():
+            if isinstance(new, SandboxError):
+                self.stats["workers_started"] -= 1
+                self._start_failures += 1
+                if self._start_failures >= MAX_START_FAILURES:
+                    self._broken = self._broken or str(new)
+            elif self._closing or self._broken:
+                self._life.retire(new, graceful=False)
+            else:
+                self._sandboxes.append(new)
+                if hasattr(self, "_sel"):
+                    self._watch(new.ctl.fileno(), selectors.EVENT_READ, new)
+
+    def _drain(self, sb: Sandbox) -> None:
+        """Give ``sb`` no more programs and start its replacement now: the new sandbox warms up (~0.1 s)
+        while ``sb`` finishes the programs it holds, instead of its slot standing empty after the drain."""
+        if not sb.draining:
+            sb.draining = True
+            sb.replaced = self._replace(sb)
 
     # --------------------------------------------------------------------------------------- dispatcher
     def _watch(self, fd: int, events: int, obj: Any) -> None:
@@ -445,6 +487,7 @@ class CodePool:
             self._watch(sb.ctl.fileno(), selectors.EVENT_READ, sb)
         answered = False
         while True:
+            self._collect_started()
             if self._submitted:
                 with self._lock:
                     while self._submitted:
@@ -459,6 +502,14 @@ class CodePool:
             wake = now + 1.0
             for sb in list(self._sandboxes):
                 due = self._deadline(sb)
+                if now >= due and sb.ready and sb.inflight:
+                    # Its report may be queued already (this thread was busy judging): read it before
+                    # deciding the program overran, so a stalled parent never turns a finished program into
+                    # a timeout. The next job's deadline counts from when its predecessor's report is read.
+                    self._on_ctl(sb)
+                    if sb not in self._sandboxes:
+                        continue
+                    due = self._deadline(sb)
                 if now >= due:
                     self._on_deadline(sb)
                     continue
@@ -479,7 +530,7 @@ class CodePool:
                         else:
                             wake = min(wake, head.paused_until)
             self._maintain()
-            if not self._sandboxes and self._queue and not self._broken:
+            if not self._sandboxes and self._queue and not self._broken and not (self._life and self._life.pending):
                 self._broken = "every sandbox failed to start"
             self._fail_queue_if_broken()
             if answered and all(len(sb.inflight) >= COALESCE_DEPTH for sb in self._sandboxes):
@@ -516,7 +567,10 @@ class CodePool:
                     self._watch(obj.io.chan, want, obj)
         for sb in self._sandboxes:
             self._unwatch(sb)
-            sb.close()
+            if self._life is not None:
+                self._life.retire(sb, graceful=True)
+            else:
+                sb.close()
         self._sandboxes.clear()
         self._sel.close()
 
@@ -640,7 +694,7 @@ class CodePool:
             # program's doing. Recycle the sandbox; the job runs again elsewhere.
             job.close_io()
             self.stats["anomalies"] += 1
-            sb.draining = True
+            self._drain(sb)
             self._charge(job, f"the sandbox failed before the program ran: {str(msg.get('error', 'set-up'))[:200]}")
             return
         duration = msg.get("duration")
@@ -655,13 +709,13 @@ class CodePool:
             res, violation = failed_result(job.plans, "crashed", f"internal judging error: {exc!r}"), None
         if violation is not None:
             self.stats["violations"] += 1
-            sb.draining = True
+            self._drain(sb)
         self.stats["programs"] += 1
         job.future.set_result(res)
         sb.done += 1
         if not sb.draining and sb.done >= self.recycle_after:
-            sb.draining = True
             self.stats["recycled"] += 1
+            self._drain(sb)
 
     def _charge(self, job: _Job, detail: str) -> None:
         """Count a failed attempt against ``job``: run it again, or report it crashed after MAX_ATTEMPTS."""
@@ -692,7 +746,10 @@ class CodePool:
         for job in jobs:
             job.close_io()
         oom = sb.record_oom()
-        sb.kill()
+        if self._life is not None:
+            self._life.retire(sb, graceful=False)
+        else:
+            sb.kill()
         if jobs:
             head = jobs.pop(0)
             if head_status is not None:
@@ -707,12 +764,17 @@ class CodePool:
             self._start_failures += 1
             if self._start_failures >= MAX_START_FAILURES:
                 self._broken = self._broken or err
-        self._replace(sb)
+        if not sb.replaced:
+            self._replace(sb)
 
     def _maintain(self) -> None:
         for sb in list(self._sandboxes):
             if sb.draining and not sb.inflight:
                 self._unwatch(sb)
                 self._sandboxes.remove(sb)
-                sb.close()
-                self._replace(sb)
+                if self._life is not None:
+                    self._life.retire(sb, graceful=True)
+                else:
+                    sb.close()
+                if not sb.replaced:
+                    self._replace(sb)

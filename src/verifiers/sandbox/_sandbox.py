@@ -12,6 +12,7 @@ the child's frames (at most ``MAX_RESULT_BYTES``) and, once the zygote reports t
 
 from __future__ import annotations
 
+import _socket
 import collections
 import json
 import os
@@ -57,7 +58,8 @@ class JobIO:
     """The parent's side of one program: its channel, its stdout/stderr memfds and the request to send."""
 
     def __init__(self, request: bytes) -> None:
-        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        # The C socket type (`socket.socketpair` wraps each end in a Python object first: twice the cost).
+        parent, child = _socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         parent.setblocking(False)
         self.chan = parent.detach()
         self.child_fds: list[int] = [child.detach()]
@@ -166,17 +168,21 @@ class Sandbox:
     head_since: float = 0.0
     done: int = 0
     draining: bool = False
+    replaced: bool = False  # its replacement is already started (see `CodePool._drain`)
     oom_seen: int = 0
 
     @classmethod
     def spawn(cls, slot: int, spec: SandboxSpec) -> Sandbox:
         """Start one sandbox; raises `SandboxError` (with the fix where known) if it cannot start."""
-        parent_ctl, child_ctl = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        parent_ctl, child_sock = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        # A raw fd, closed exactly once below: a socket object closing it again when collected could
+        # close an fd another thread has been given the same number for meanwhile (see `_lifecycle`).
+        child_ctl = child_sock.detach()
         err_fd, err_path = tempfile.mkstemp(prefix="codepool-sandbox-", suffix=".stderr")
         lease: UidLease | None = None
         cgroup: SandboxCgroup | None = None
         proc: subprocess.Popen[bytes] | None = None
-        to_close: list[int] = [child_ctl.fileno(), err_fd]
+        to_close: list[int] = [child_ctl, err_fd]
         try:
             if spec.isolation == "bwrap":
                 seccomp_fd = _seccomp.memfd_with(_seccomp.sandbox_filter()) if spec.seccomp else None
@@ -192,9 +198,9 @@ class Sandbox:
                     stages = _isolation.stage_plan()
                     assert lease is not None
                     argv = _isolation.launcher_argv(report_w, release_r, lease.uid, stages, _isolation.bwrap_argv(
-                        child_ctl.fileno(), seccomp_fd, userns_fds=None, stages=stages))
+                        child_ctl, seccomp_fd, userns_fds=None, stages=stages))
                 else:
-                    argv = _isolation.bwrap_argv(child_ctl.fileno(), seccomp_fd, userns_fds=(report_w, release_r))
+                    argv = _isolation.bwrap_argv(child_ctl, seccomp_fd, userns_fds=(report_w, release_r))
                 proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err_fd,
                                         env={}, cwd="/", close_fds=True, start_new_session=True,
                                         pass_fds=tuple(fd for fd in to_close if fd != err_fd),
@@ -208,9 +214,9 @@ class Sandbox:
                     os.close(report_r)
                     os.close(release_w)
             else:
-                proc = subprocess.Popen(_isolation.process_argv(child_ctl.fileno()), stdin=subprocess.DEVNULL,
+                proc = subprocess.Popen(_isolation.process_argv(child_ctl), stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=err_fd, env={}, cwd=spec.tmp or "/",
-                                        close_fds=True, start_new_session=True, pass_fds=(child_ctl.fileno(),))
+                                        close_fds=True, start_new_session=True, pass_fds=(child_ctl,))
                 for fd in to_close:
                     os.close(fd)
                 to_close = []

@@ -11,14 +11,20 @@ child reads the request. So a child's memory is the zygote's warm image plus its
 sibling's code, tests, results or output.
 
 Each child (``sandboxed``): a new pid namespace (it is pid 1: leftover processes die with it, and no
-process outside is addressable), its own session, a fresh tmpfs on ``/tmp`` (the zygote mounts it just
-before the fork and detaches it once the child and all its processes are gone, without ever reading what
-is in it), rlimits and no capabilities; only then does it read its request. It marks a shared page once
-that set-up is done and unmaps it: a child that exits without the mark failed before its program ran,
-which the parent treats as an anomaly. The zygote enforces the wall-clock deadline (SIGKILL) and reports
-exit status and duration; the parent judges the child's frames. (A mount namespace per child would do
-the same for /tmp, but creating and tearing one down per program cost ~0.2 ms of CPU with two sandboxes
-running: evals/sandbox/README.md.)
+process outside is addressable), its own process group, a fresh tmpfs on ``/tmp`` (mounted by the zygote
+just before the fork; once the child and all its processes are gone it is moved, unread, out of every
+path a later program can resolve, and freed with a batch of others: see `_retire_tmp`), rlimits and no
+capabilities; only then does it read its request. It marks a shared page once that set-up is done and
+unmaps it: a child that exits without the mark failed before its program ran, which the parent treats
+as an anomaly. The zygote enforces the wall-clock deadline (SIGKILL) and reports exit status and
+duration; the parent judges the child's frames. (A mount namespace per child would do the same for
+/tmp, but creating and tearing one down per program cost ~0.2 ms of CPU with two sandboxes running:
+evals/sandbox/README.md.)
+
+Per program the cost is mostly fork, copy-on-write faults and exit, so the zygote keeps its image small
+(no `socket`, `select`, `mmap` or `resource` module: each mapped library is copied by every fork and
+torn down by every exit), settles its caches before the first fork (warm-up, interned-string table,
+`malloc_trim`) and does as few system calls per program as it can (evals/sandbox/README.md).
 
 Protocol (control socket, one message each): parent -> zygote: the JSON config, then per job a `JOB`
 struct and three fds; zygote -> parent: ``{"ready": ...}`` (JSON), then per job an `END` struct.
@@ -27,17 +33,14 @@ setup, leaves)``); JSON frames out, exactly one per leaf in order, ``["v", k, va
 ``["e", k, error]``, or a single ``["syntax", msg]``/``["rt", msg]``; then ``["done"]``.
 """
 
+import _socket
 import builtins
 import ctypes
 import gc
 import json
 import marshal
-import mmap
 import os
-import resource
-import select
 import signal
-import socket
 import struct
 import sys
 import time
@@ -52,8 +55,11 @@ _H = struct.Struct(">I")
 # Per-job control messages (the parent's `_sandbox` uses the same two layouts):
 JOB = struct.Struct("<Qdi")  # parent -> zygote: job id, timeout (s), CPU limit (s); plus 3 fds
 END = struct.Struct("<QiBBid")  # zygote -> parent: job id, exit status (-signal), timed out, set-up done, error, duration
-_SOCK = socket.socket(fileno=CTL)  # noqa: F821  (CTL is set by the bootstrap)
+# The C socket type, not `socket.py`: that module (and the array, enum and selectors work it brings)
+# would be one more set of pages and mappings that every fork copies and every child exit tears down.
+_SOCK = _socket.socket(fileno=CTL)  # noqa: F821  (CTL is set by the bootstrap)
 _SOCK.setblocking(True)
+_ANCILLARY = _socket.CMSG_SPACE(4 * 4)  # room for more fds than a job carries (3), to see extras
 
 
 def _send(obj):
@@ -72,16 +78,38 @@ CFG = json.loads(_SOCK.recv(1 << 20))
 SANDBOXED = bool(CFG["sandboxed"])
 MAX_FRAME = int(CFG["max_frame"])
 FLUSH_BYTES = 1 << 16
-# Limits every child gets: set here, once, and inherited (RLIMIT_AS per child: the zygote itself may be larger).
-for _name, _value in CFG["limits"]:
-    resource.setrlimit(getattr(resource, _name), (int(_value), int(_value)))
 AS_BYTES = int(CFG["as_bytes"])
 
 _libc = ctypes.CDLL(None, use_errno=True)
-_mount = _libc.mount
-_mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
-_umount2 = _libc.umount2
-_umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+
+
+class _Rlimit(ctypes.Structure):
+    _fields_ = [("cur", ctypes.c_ulong), ("max", ctypes.c_ulong)]  # rlim_t: unsigned long on Linux
+
+
+# Functions called per program (by a child or the zygote) have no `argtypes` (`_libc[name]` is a fresh
+# function object: attribute access would return the one shared with `argtypes` set elsewhere) and take
+# Python ints (all values here are below 2**31) or prebuilt pointers: ctypes then converts in C, without
+# Python calls or temporary objects, and a call touches (copies) a few pages instead of ten
+# (evals/sandbox/README.md).
+_setrlimit_c = _libc["setrlimit"]
+
+
+def _set_limit(resource_no, value):
+    if _setrlimit_c(resource_no, ctypes.byref(_Rlimit(value, value))) != 0:
+        raise OSError(ctypes.get_errno(), f"setrlimit({resource_no}): " + os.strerror(ctypes.get_errno()))
+
+
+# Limits every child gets: set here, once, and inherited. The parent resolves the RLIMIT_* numbers (they
+# differ between architectures): the `resource` module would be one more mapped library per fork.
+for _no, _value in CFG["limits"]:
+    _set_limit(int(_no), int(_value))
+RLIMIT_AS = int(CFG["rlimit_as"])
+_RLIMIT_CPU = int(CFG["rlimit_cpu"])
+_CPU_LIMIT = _Rlimit(0, 0)  # the child's CPU limit: the zygote fills it in before each fork
+_CPU_LIMIT_REF = ctypes.byref(_CPU_LIMIT)
+_mount = _libc["mount"]  # per program: prebuilt C arguments, no `argtypes` (see `_setrlimit_c`)
+_umount2 = _libc["umount2"]
 MNT_DETACH = 2
 _prctl = _libc.prctl
 _prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
@@ -103,8 +131,16 @@ _capget = _libc.capget
 PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_SECUREBITS, PR_SET_NO_NEW_PRIVS = 4, 22, 28, 38
 # NOROOT, NO_SETUID_FIXUP, KEEP_CAPS and NO_CAP_AMBIENT_RAISE, each with its lock bit.
 SECUREBITS = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80
-MS_NOSUID, MS_NODEV = 2, 4
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_MOVE, MS_PRIVATE = 2, 4, 8, 0x2000, 1 << 18
 TMPFS_OPTS = f"size={int(CFG['tmpfs_bytes'])},nr_inodes={int(CFG['tmpfs_inodes'])},mode=1777".encode()
+_MOUNT_TMP = (b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, TMPFS_OPTS)
+_UMOUNT_TMP = (b"/tmp", MNT_DETACH)
+# The holder under each program's tmpfs (see `_retire_tmp`): tiny, never seen by a program.
+_MOUNT_HOLDER = (b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                 b"size=4096,nr_inodes=16,mode=0700")
+_PRIVATE_TMP = (None, b"/tmp", None, MS_PRIVATE, None)
+_BURY = (b"/tmp", b"grave", None, MS_MOVE, None)  # relative target: the holder is our cwd
+GRAVE_DEPTH = 64  # used tmpfs mounts kept (empty, covered) before they are all detached at once
 
 if SANDBOXED:
     if os.getuid() != 0 or os.geteuid() != 0:
@@ -123,14 +159,13 @@ if SANDBOXED:
         _fatal("no_new_privs is not set")
 
 
-_setns = _libc.setns
-_setns.argtypes = [ctypes.c_int, ctypes.c_int]
-_unshare = _libc.unshare
-_unshare.argtypes = [ctypes.c_int]
+_setns = _libc["setns"]
+_unshare = _libc["unshare"]
 CLONE_NEWPID = 0x20000000
 # Our own pid namespace, to reset "the namespace for children" to before each unshare (a child never sees
 # this fd: it closes every fd above 3 before anything of its program runs).
 _SELF_PIDFD = os.pidfd_open(os.getpid()) if SANDBOXED else -1
+_SETNS_SELF = (_SELF_PIDFD, CLONE_NEWPID)
 
 
 def _fork_in_new_pid_namespace():
@@ -139,7 +174,7 @@ def _fork_in_new_pid_namespace():
     unshare(CLONE_NEWPID) only decides where later children go, and once per namespace: setns back to our
     own first. Cheaper for the child than a raw clone through ctypes, and glibc's fork keeps its state right.
     """
-    if _setns(_SELF_PIDFD, CLONE_NEWPID) != 0 or _unshare(CLONE_NEWPID) != 0:
+    if _setns(*_SETNS_SELF) != 0 or _unshare(CLONE_NEWPID) != 0:
         raise OSError(ctypes.get_errno(), "setns/unshare(CLONE_NEWPID): " + os.strerror(ctypes.get_errno()))
     return os.fork()
 
@@ -151,7 +186,26 @@ for _name in CFG["modules"]:
     except Exception:
         pass
 
-_SETUP_MARK = mmap.mmap(-1, mmap.PAGESIZE, flags=mmap.MAP_SHARED)  # the child writes it once set-up is done
+# The set-up mark: a page shared with every child (MAP_SHARED survives fork), where a child writes its
+# sequence number once set-up is done and which it then unmaps, so its program cannot forge the mark.
+_mmap = _libc.mmap
+_mmap.restype = ctypes.c_void_p
+_mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+PAGE = os.sysconf("SC_PAGE_SIZE")
+PROT_READ, PROT_WRITE, MAP_SHARED = 1, 2, 1
+MAP_ANONYMOUS = int(CFG["map_anonymous"])  # from the parent's `mmap` module: it differs between architectures
+_MARK_ADDR = _mmap(None, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+if _MARK_ADDR in (None, ctypes.c_void_p(-1).value):
+    _fatal("mmap of the set-up mark failed")
+_SETUP_MARK = ctypes.c_uint64.from_address(_MARK_ADDR)
+_MARK_ARGS = (ctypes.c_void_p(_MARK_ADDR), PAGE)
+_munmap_c = _libc["munmap"]
+# The child unblocks SIGCHLD, which the zygote keeps blocked (see `_wait`): a sigset_t with that one bit.
+_SIGCHLD_SET = (ctypes.c_ulong * (128 // ctypes.sizeof(ctypes.c_ulong)))()
+_SIGCHLD_SET[(signal.SIGCHLD - 1) // (8 * ctypes.sizeof(ctypes.c_ulong))] = 1 << (
+    (signal.SIGCHLD - 1) % (8 * ctypes.sizeof(ctypes.c_ulong)))
+_UNBLOCK_SIGCHLD = (int(signal.SIG_UNBLOCK), ctypes.byref(_SIGCHLD_SET), None)
+_pthread_sigmask_c = _libc["pthread_sigmask"]
 TMP = CFG.get("tmp") or "/tmp"
 
 
@@ -265,6 +319,7 @@ def _write_all(fd, data):
 
 
 def _flush():
+    # The only place frames are written: a process forked by the program exits here instead.
     if os.getpid() != _OWNER[0]:
         os._exit(1)
     if _OUTBUF:
@@ -276,8 +331,6 @@ def _flush():
 
 def _emit(obj):
     """Queue one frame for the parent (a value too large or unencodable becomes an error frame)."""
-    if os.getpid() != _OWNER[0]:
-        os._exit(1)
     try:
         data = _encode(obj).encode()
     except BaseException as e:  # e.g. an int too large to print
@@ -290,8 +343,18 @@ def _emit(obj):
         _flush()
 
 
-def _read_exact(fd, n):
-    chunks, got = [], 0
+def _read_request(fd):
+    """The request frame's payload: usually one read of a page (the parent wrote it before the fork)."""
+    data = os.read(fd, 4096)
+    while len(data) < 4:
+        more = os.read(fd, 1 << 16)
+        if not more:
+            raise EOFError
+        data += more
+    (n,) = _H.unpack_from(data)
+    if len(data) - 4 >= n:
+        return data[4:4 + n]
+    chunks, got = [data[4:]], len(data) - 4
     while got < n:
         c = os.read(fd, min(n - got, 1 << 20))
         if not c:
@@ -356,8 +419,9 @@ def _program(source, setup, leaves):
     _emit(["done"])
 
 
-def _isolate(job_id, cpu):
-    """Child set-up before anything of the program is read: own session, private /tmp, limits, no privileges."""
+def _isolate(job_id):
+    """Child set-up before anything of the program is read: own process group, private /tmp, limits, signal
+    mask, no privileges. (RLIMIT_AS and the constant limits are the zygote's own, inherited.)"""
     # A process group of its own: kill(0, ...) and friends address the caller's process group, which a
     # child inherits from the zygote across the pid-namespace boundary. Not a session: `setsid` is denied
     # in the sandbox, so all its processes share one scheduler autogroup (one CPU share per sandbox).
@@ -368,14 +432,16 @@ def _isolate(job_id, cpu):
         d = os.path.join(TMP, f"run-{job_id}")
         os.mkdir(d, 0o700)
         os.chdir(d)
-    resource.setrlimit(resource.RLIMIT_AS, (AS_BYTES, AS_BYTES))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    if _setrlimit_c(_RLIMIT_CPU, _CPU_LIMIT_REF) != 0:  # filled in by the zygote for this job
+        raise OSError(ctypes.get_errno(), "setrlimit(RLIMIT_CPU)")
+    if _pthread_sigmask_c(*_UNBLOCK_SIGCHLD) != 0:  # the zygote blocks it to wait (see `_wait`)
+        raise OSError(ctypes.get_errno(), "pthread_sigmask")
     # The last step: no capabilities (the child's only difference from the zygote, which keeps two).
     if SANDBOXED and _capset(_CAP_HDR_REF, _CAP_NONE) != 0:
         raise OSError(ctypes.get_errno(), "capset")
 
 
-def _child(job_id, cpu, seq, fds):
+def _child(job_id, seq, fds):
     """Runs in the forked child; never returns."""
     status = 0
     _OWNER[0] = os.getpid()
@@ -386,11 +452,12 @@ def _child(job_id, cpu, seq, fds):
         if chan != 3:
             os.dup2(chan, 3)
         os.closerange(4, 1 << 16)  # the control socket and every other fd of the zygote
-        _isolate(job_id, cpu)
-        _SETUP_MARK[:8] = seq.to_bytes(8, "little")
-        _SETUP_MARK.close()  # unmapped: the program cannot forge the mark afterwards
-        (n,) = _H.unpack(_read_exact(3, 4))
-        _program(*marshal.loads(_read_exact(3, n)))  # the parent's own request (see `_protocol`)
+        _isolate(job_id)
+        _SETUP_MARK.value = seq
+        if _munmap_c(*_MARK_ARGS) != 0:  # unmapped: the program cannot forge the mark afterwards
+            _SETUP_MARK.value = 0
+            raise OSError(ctypes.get_errno(), "munmap")
+        _program(*marshal.loads(_read_request(3)))  # the parent's own request (see `_protocol`)
         _flush()
     except BaseException:
         status = 3
@@ -418,43 +485,91 @@ _WARM_LEAVES = [[0, False, "f", "f(1)", [[1], []], None, []], [1, True, "f", "f(
 def _warm_up():
     """Run the per-program path (request, program, leaves, encoding) many times before any fork.
 
-    CPython specializes bytecode in place as it runs and fills caches on first use: done here, once,
-    so children start from settled code and do not copy the pages those writes would touch.
+    CPython specializes bytecode in place as it runs, fills caches and argument parsers on first use, and
+    the dynamic linker binds a library function on its first call: done here, once, so children start
+    from settled code and do not copy the pages those writes would touch. The child's own set-up calls
+    are made too, each in a form that changes nothing for the zygote.
     """
-    request = marshal.dumps((_WARM_PROGRAM, "y = 1", _WARM_LEAVES))
+    payload = marshal.dumps((_WARM_PROGRAM, "y = 1", _WARM_LEAVES))
+    request = _H.pack(len(payload)) + payload
     null = os.open("/dev/null", os.O_WRONLY)
+    r, w = os.pipe()
     _OUT_FD[0] = null
     try:
         for _ in range(WARM_UP_RUNS):
-            _program(*marshal.loads(request))
+            os.write(w, request)
+            _program(*marshal.loads(_read_request(r)))
             _flush()
     finally:
         _OUT_FD[0] = 3
-        os.close(null)
-
-
-def _wait(pid, timeout):
-    """Wait for ``pid`` until ``timeout`` s; kill it then. Returns (exit status, timed out)."""
-    timed_out = False
+        os.close(r)
+        os.close(w)
+    os.dup2(null, null)
+    os.closerange(1 << 16, (1 << 16) + 1)  # no such fd
+    os.close(null)
     try:
-        pidfd = os.pidfd_open(pid)
+        os.setpgid(0, os.getpgid(0))  # a no-op, or EPERM for a session leader: bound all the same
     except OSError:
-        pidfd = None
-    if pidfd is not None:
-        if not select.select([pidfd], [], [], timeout)[0]:
-            timed_out = True
+        pass
+    os.chdir(".")
+    _pthread_sigmask_c(*_UNBLOCK_SIGCHLD)  # not blocked yet: a no-op
+    if SANDBOXED:
+        caps = (_CapData * 2)()
+        if _capget(_CAP_HDR_REF, caps) != 0 or _capset(_CAP_HDR_REF, caps) != 0:  # the same capabilities
+            _fatal("capget/capset failed")
+    _munmap_c(None, 0)  # EINVAL
+    sys.stdout.flush()
+    sys.stderr.flush()
+
+
+def _grow_interned_table():
+    """Make the interned-string table grow here, once, instead of in every child.
+
+    Compiling a program interns its names. A zygote whose table is nearly full makes every child grow it
+    again for its first new names: a rehash of thousands of entries into new memory, ~40 copy-on-write
+    faults and ~0.25 ms per program (the state HEAD was in: evals/sandbox/README.md). Whether a table is
+    near full depends on every name interned before, so any change to the zygote can put it there, and
+    its room cannot be read without using it up. So throwaway names (a NUL prefix: never an identifier)
+    are interned until the table is reallocated, seen as one large allocation under tracemalloc: it then
+    has room for at least as many names as it holds (CPython grows a dict to 3x its live entries), at the
+    cost of a few thousand short strings (kept from 3.12 on: interned strings are immortal there) and a
+    bigger table. Traces are cleared at every step: trace records of strings kept alive would otherwise
+    fragment the C heap, and each child's first ``malloc`` would walk those chunks (+50 faults per
+    program on 3.12).
+    """
+    import _tracemalloc
+
+    _tracemalloc.start(1)
+    try:
+        for i in range(1 << 20):
+            _tracemalloc.clear_traces()
+            sys.intern(f"\0headroom-{i}")
+            if _tracemalloc.get_traced_memory()[0] > 4096:  # more than a short string: the table's new keys
+                return
+    finally:
+        _tracemalloc.stop()
+
+
+_SIGCHLD = (signal.SIGCHLD,)
+
+
+def _wait(pid, deadline):
+    """Wait for ``pid`` until ``deadline`` (monotonic s); kill it then. Returns (exit status, timed out).
+
+    SIGCHLD is blocked in the zygote, so a child's exit stays pending until `signal.sigtimedwait` takes it:
+    two system calls per program. A pending SIGCHLD may be stale (a child killed at its deadline, or one
+    that stopped): the child's own state decides, and the wait goes on until the deadline.
+    """
+    while True:
+        left = deadline - time.monotonic()
+        if left > 0:
+            signal.sigtimedwait(_SIGCHLD, left)
+        wpid, st = os.waitpid(pid, os.WNOHANG)
+        if wpid:
+            return st, False
+        if time.monotonic() >= deadline:
             os.kill(pid, signal.SIGKILL)
-        os.close(pidfd)
-    else:
-        deadline = time.monotonic() + timeout
-        while os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            if time.monotonic() >= deadline:
-                timed_out = True
-                os.kill(pid, signal.SIGKILL)
-                break
-            time.sleep(0.001)
-    _, st = os.waitpid(pid, 0)
-    return st, timed_out
+            return os.waitpid(pid, 0)[1], True
 
 
 def _rmtree(p):
@@ -470,46 +585,117 @@ def _rmtree(p):
         pass
 
 
+# Each program gets a fresh tmpfs on /tmp, mounted just before its fork. Detaching a mount (umount2)
+# makes the kernel wait for an expedited RCU grace period: ~0.2 ms per program with the zygote asleep and
+# its CPU idle (evals/sandbox/README.md). So a used tmpfs is moved instead (MS_MOVE: no grace period)
+# under a holder tmpfs beneath /tmp, where the next program's tmpfs covers it, and every GRAVE_DEPTH
+# programs, or at once if a program left anything in its tmpfs, the holder is detached with all it holds:
+# one grace period for many programs. Nothing reads a used tmpfs. The holder is reachable only through
+# the zygote's working directory; a child changes to its own /tmp before anything of its program is read.
+_TMP = {"holder": False, "buried": 0, "fresh": None}
+
+
+def _new_holder():
+    """Mount an empty holder on /tmp and make it the zygote's working directory; 0 or an errno."""
+    if _mount(*_MOUNT_HOLDER) != 0:
+        return ctypes.get_errno() or -1
+    try:
+        if _mount(*_PRIVATE_TMP) != 0:  # MS_MOVE needs a private parent
+            raise OSError(ctypes.get_errno() or -1, "MS_PRIVATE")
+        os.chdir("/tmp")
+        os.mkdir("grave", 0o700)
+    except OSError as e:
+        os.chdir("/")
+        _umount2(*_UMOUNT_TMP)
+        return e.errno or -1
+    _TMP["buried"] = 0
+    return 0
+
+
+def _retire_tmp():
+    """After the program's last process is gone: take its tmpfs off /tmp, unread; 0 or an errno."""
+    if not _TMP["holder"]:  # no holder on this host: detach it alone (one grace period per program)
+        return 0 if _umount2(*_UMOUNT_TMP) == 0 else ctypes.get_errno() or -1
+    try:
+        vfs = os.statvfs("/tmp")
+        clean = (vfs.f_bfree, vfs.f_ffree) == _TMP["fresh"]  # nothing left in it: it holds no memory
+    except OSError:
+        clean = False
+    if _mount(*_BURY) == 0:
+        _TMP["buried"] += 1
+    elif _umount2(*_UMOUNT_TMP) != 0:  # cannot move it (an old kernel?): detach it alone
+        return ctypes.get_errno() or -1
+    if clean and _TMP["buried"] < GRAVE_DEPTH:
+        return 0
+    if _umount2(*_UMOUNT_TMP) != 0:  # the holder, and every tmpfs under it
+        return ctypes.get_errno() or -1
+    error = _new_holder()
+    _TMP["holder"] = not error
+    return error
+
+
+_FDS3 = struct.Struct("3i")
+
+
+def _recv_job():
+    """One control message: (bytes, fds, truncated); the fds of every SCM_RIGHTS item, however many."""
+    msg, ancillary, flags, _ = _SOCK.recvmsg(64, _ANCILLARY)
+    fds = []
+    for level, kind, data in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            fds += _FDS3.unpack(data) if len(data) == 12 else struct.unpack(
+                f"{len(data) // 4}i", data[:len(data) - len(data) % 4])
+    return msg, fds, bool(flags & _socket.MSG_CTRUNC)
+
+
+def _close_all(fds):
+    for fd in fds:
+        os.close(fd)
+
+
 def _serve():
     seq = 0
     while True:
-        msg, fds, flags, _ = socket.recv_fds(_SOCK, 64, 4)
+        msg, fds, truncated = _recv_job()
         if not msg:
             os._exit(0)
         job_id, timeout, cpu = JOB.unpack(msg)
-        if len(fds) != 3 or flags & socket.MSG_CTRUNC:
-            for fd in fds:
-                os.close(fd)
+        if len(fds) != 3 or truncated:
+            _close_all(fds)
             _SOCK.send(END.pack(job_id, -1, 0, 0, -1, 0.0))
             continue
-        seq += 1
-        _SETUP_MARK[:8] = b"\0" * 8
-        if SANDBOXED and _mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, TMPFS_OPTS) != 0:
-            for fd in fds:
-                os.close(fd)
-            _SOCK.send(END.pack(job_id, -1, 0, 0, ctypes.get_errno() or -1, 0.0))
-            continue
+        seq += 1  # the mark a child writes: never reset, a stale one is an older number
+        if cpu != _CPU_LIMIT.cur:  # usually the same for every job: no write (and no copied page) then
+            _CPU_LIMIT.cur = _CPU_LIMIT.max = cpu
+        if SANDBOXED:
+            if _mount(*_MOUNT_TMP) != 0:
+                _close_all(fds)
+                _SOCK.send(END.pack(job_id, -1, 0, 0, ctypes.get_errno() or -1, 0.0))
+                continue
+            if _TMP["fresh"] is None:
+                vfs = os.statvfs("/tmp")
+                _TMP["fresh"] = (vfs.f_bfree, vfs.f_ffree)
         t0 = time.monotonic()
+        deadline = t0 + timeout
         try:
             pid = _fork_in_new_pid_namespace() if SANDBOXED else os.fork()
         except OSError as e:
-            for fd in fds:
-                os.close(fd)
+            _close_all(fds)
             if SANDBOXED:
-                _umount2(b"/tmp", MNT_DETACH)
+                _retire_tmp()
             _SOCK.send(END.pack(job_id, -1, 0, 0, e.errno or -1, 0.0))
             continue
         if pid == 0:
-            _child(job_id, cpu, seq, fds)
-        for fd in fds:
-            os.close(fd)
-        st, timed_out = _wait(pid, timeout)
+            _child(job_id, seq, fds)
+        # Straight to sleep: while the child lives, every page the zygote writes is copied (the child
+        # still shares it); once it is gone the same write only takes the page back.
+        st, timed_out = _wait(pid, deadline)
         dur = time.monotonic() - t0
+        _close_all(fds)
         error = 0
         if SANDBOXED:
             # Every process of the program is gone (its pid namespace died with it): drop its /tmp unread.
-            if _umount2(b"/tmp", MNT_DETACH) != 0:
-                error = ctypes.get_errno() or -1
+            error = _retire_tmp()
         else:
             try:
                 os.killpg(pid, signal.SIGKILL)  # the program's leftover processes (no pid namespace here)
@@ -517,16 +703,26 @@ def _serve():
                 pass
             _rmtree(os.path.join(TMP, f"run-{job_id}"))
         code = -os.WTERMSIG(st) if os.WIFSIGNALED(st) else os.WEXITSTATUS(st)
-        setup = int.from_bytes(_SETUP_MARK[:8], "little") == seq
-        _SOCK.send(END.pack(job_id, code, timed_out, setup, error, dur))
+        _SOCK.send(END.pack(job_id, code, timed_out, _SETUP_MARK.value == seq, error, dur))
 
 
 # Default dispositions, inherited by every child (Python's own handlers would make a program's SIGINT
-# raise inside the judge's code). SIGCHLD stays default: the zygote waits on pidfds.
+# raise inside the judge's code). SIGCHLD stays default too; the zygote blocks it (see `_wait`).
 for _s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
     signal.signal(_s, signal.SIG_DFL)
+_TMP["holder"] = SANDBOXED and _new_holder() == 0
 _warm_up()
+_grow_interned_table()
+signal.pthread_sigmask(signal.SIG_BLOCK, _SIGCHLD)
+# RLIMIT_AS is the zygote's own from here on (it is far below any `memory_mb`), inherited by each child.
+_set_limit(RLIMIT_AS, AS_BYTES)
 gc.collect()
+# Hand free heap pages back: fork copies the page-table entry of every present page and a child's exit
+# tears each down again, ~0.25 us a page per program here (evals/sandbox/README.md).
+try:
+    _libc.malloc_trim(0)
+except AttributeError:  # not glibc
+    pass
 gc.freeze()  # keep the warm heap shared copy-on-write with every child
 _send({"ready": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0]})
 _serve()
