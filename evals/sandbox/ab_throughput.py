@@ -27,6 +27,11 @@ import sys
 import time
 from pathlib import Path
 
+
+def _path_with(src: str) -> str:
+    """PYTHONPATH for a build's process: its source tree first, then this process's (its dependencies)."""
+    return os.pathsep.join(p for p in (str(Path(src).resolve()), os.environ.get("PYTHONPATH", "")) if p)
+
 _CHILD = r"""
 import json, sys, time
 from pathlib import Path
@@ -122,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         order = list(builds)
         rng.shuffle(order)
         for name in order:
-            env = {**os.environ, "PYTHONPATH": str(Path(builds[name]).resolve())}
+            env = {**os.environ, "PYTHONPATH": _path_with(builds[name])}
             proc = subprocess.run([args.python, "-c", _CHILD, str(Path(args.data_dir).resolve()), str(args.workers),
                                    str(args.passes)], env=env, capture_output=True, text=True, check=False,
                                   cwd="/")
@@ -155,7 +160,7 @@ def _alternate(args: argparse.Namespace, builds: dict[str, str]) -> int:
     procs: dict[str, subprocess.Popen[str]] = {}
     n = 0
     for name, src in builds.items():
-        env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
+        env = {**os.environ, "PYTHONPATH": _path_with(src)}
         procs[name] = subprocess.Popen([args.python, "-c", _SERVER, str(Path(args.data_dir).resolve()),
                                         str(args.workers), pool_kw.get(name, "{}")], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        text=True, cwd="/")

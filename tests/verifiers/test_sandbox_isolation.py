@@ -284,14 +284,17 @@ def test_python_312(sandbox_ok: None) -> None:
     py = next((c for c in candidates if is_312(c)), None)
     if py is None:
         pytest.skip("no Python 3.12 here")
-    if subprocess.run([py, "-c", "import regex"], capture_output=True, check=False).returncode != 0:
+    # This interpreter's own path entries (its dependencies) only when it is 3.12 too: compiled modules
+    # built for another version would shadow the 3.12 interpreter's own.
+    path = _with_src() if sys.version_info[:2] == (3, 12) else str(SRC)
+    env = {**os.environ, "PYTHONPATH": path}
+    if subprocess.run([py, "-c", "import regex"], capture_output=True, check=False, env=env).returncode != 0:
         pytest.skip(f"{py} lacks the package's dependency `regex` (a compiled module: install it for 3.12)")
     script = ("from verifiers.sandbox import CodePool\n"
               "with CodePool(workers=2) as p:\n"
               "    rs = p.map([('import threading\\ndef f(x):\\n    t = threading.Thread(target=print)\\n"
               "    t.start(); t.join()\\n    return x + 1\\n', ['assert f(%d) == %d' % (i, i + 1)]) for i in range(20)])\n"
               "    print(sum(r.passed for r in rs), p._sandboxes[0].info['python'])\n")
-    out = subprocess.run([py, "-c", script], capture_output=True, text=True, timeout=120, check=False,
-                         env={**os.environ, "PYTHONPATH": str(SRC)})
+    out = subprocess.run([py, "-c", script], capture_output=True, text=True, timeout=120, check=False, env=env)
     words = out.stdout.split()
     assert words[:1] == ["20"] and words[-1].startswith("3.12"), out
