@@ -16,6 +16,8 @@ Each case file starts with header lines, then the program:
     # sibling-before: NAME   (optional) siblings/NAME.py, with the same tests, runs just before it
     # sibling-after: NAME    (optional) ... queued just after it (both on the same sandbox, pipelined)
     # needs: cgroup          (optional) skipped where the pool has no cgroup (RLIMIT_AS fallback)
+    # timeout: S             (optional) the program's time limit instead of the pool's 2 s (for cases whose
+    #                        expected outcome is not a timeout but whose work takes the kernel a while)
 
 ``__MARKER__`` is replaced by a fresh random string per run (in the program, its siblings and tests).
 A case that does not expect ``passed`` must pass no test. Every case must finish in bounded time, leave
@@ -74,6 +76,7 @@ class Case:
     needs: str = ""
     detail: str = ""
     parent_cpu: float = 0.0
+    timeout: float | None = None
 
 
 def load_case(path: Path) -> Case:
@@ -90,7 +93,8 @@ def load_case(path: Path) -> Case:
     case = Case(head["class"][0], head["covers"][0], head.get("test", []), head["expect"][0], "\n".join(body) + "\n",
                 "\n".join(head.get("setup", [])), head.get("pool") == ["untouched"],
                 {k: head[k][0] for k in ("sibling-before", "sibling-after") if k in head}, (head.get("needs") or [""])[0],
-                (head.get("detail") or [""])[0], float((head.get("parent-cpu-s") or ["0"])[0]))
+                (head.get("detail") or [""])[0], float((head.get("parent-cpu-s") or ["0"])[0]),
+                float(head["timeout"][0]) if "timeout" in head else None)
     assert case.klass in CLASSES, f"{path.name}: unknown class {case.klass!r}"
     assert case.expect in STATUSES, f"{path.name}: expect must be one exact status, got {case.expect!r}"
     return case
@@ -199,7 +203,7 @@ def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host) -
     if "sibling-before" in case.siblings:
         futs.append(p.submit(_fill((CASE_DIR / "siblings" / f"{case.siblings['sibling-before']}.py").read_text(),
                                    host, marker), tests, setup))
-    fut = p.submit(code, tests, setup)
+    fut = p.submit(code, tests, setup, case.timeout)
     if "sibling-after" in case.siblings:
         futs.append(p.submit(_fill((CASE_DIR / "siblings" / f"{case.siblings['sibling-after']}.py").read_text(),
                                    host, marker), tests, setup))
