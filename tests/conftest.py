@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from verifiers.errors import SandboxError
+from verifiers.sandbox import CodePool
+
 _DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 # Profiles for the scorers' metamorphic property tests (tests/verifiers/test_*_properties.py) only; other
@@ -48,3 +51,14 @@ def data_dir() -> Path:
     if not (path / "gsm8k" / "test.jsonl").is_file():
         pytest.skip(f"datasets not found at {path}; set VERIFIERS_DATA_DIR")
     return path
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """A started 2-sandbox pool per test module; skips where the bubblewrap sandbox cannot start."""
+    try:
+        p = CodePool(workers=2, timeout_s=5.0).start()
+    except SandboxError as exc:
+        pytest.skip(f"bubblewrap sandbox unavailable: {exc}")
+    yield p
+    p.close()

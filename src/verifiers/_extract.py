@@ -121,12 +121,6 @@ _NOTE_RULES = (
 _WORD_CHAR = re.compile(r"\w")
 
 
-def may_have_grader_note(text: str) -> bool:
-    """Cheap prefilter for ``grader_note``: ``False`` means there is certainly no note."""
-    low = text.lower()
-    return any(stem in low for stem in NOTE_STEMS)
-
-
 def _note_start(low: str, rule: _NoteRule, at: int, end: int) -> int:
     """Where ``rule``'s note around the keyword at ``low[at:end]`` starts; -1 if there is none."""
     if rule.after is not None and rule.after.match(low, end) is None:

@@ -145,7 +145,8 @@ def _fast_path(response: str, gold: str) -> Score | None:
 
 
 def _may_address_grader(t: str) -> bool:
-    """``verifiers._extract.may_have_grader_note``, unrolled for the hot path (same stems)."""
+    """Whether ``t`` contains one of ``verifiers._extract.NOTE_STEMS`` (unrolled for the hot path): ``False``
+    means it certainly holds no note to the grader."""
     t = t.lower()
     return ("grad" in t or "answer" in t or "solution" in t or "judge" in t or "verif" in t or "evaluat" in t
             or "credit" in t or "mark" in t or "instruct" in t)

@@ -11,22 +11,13 @@ from hypothesis import strategies as st
 
 from verifiers import mbpp
 from verifiers._rewards import Tags
-from verifiers.errors import ConfigError, SandboxError
+from verifiers.errors import ConfigError
 from verifiers.sandbox import CodePool
 
 TESTS = ["assert add(1, 2) == 3", "assert add(2, 2) == 4"]
 GOOD = "def add(a, b):\n    return a + b"
 HALF = "def add(a, b):\n    return 3"
 
-
-@pytest.fixture(scope="module")
-def pool():
-    try:
-        p = CodePool(workers=2, timeout_s=5.0).start()
-    except SandboxError as exc:
-        pytest.skip(f"bubblewrap sandbox unavailable: {exc}")
-    yield p
-    p.close()
 
 
 @pytest.mark.parametrize(("response", "code", "source"), [

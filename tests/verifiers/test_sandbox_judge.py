@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verifiers.errors import SandboxError
 from verifiers.sandbox import CodePool
 from verifiers.sandbox._judge import judge, plan_test, plan_tests
 from verifiers.sandbox._setup import setup_scope
@@ -143,15 +142,6 @@ def _plain_python(code: str, tests: list[str]) -> list[bool]:
                           capture_output=True, timeout=60, check=True)
     return json.loads(proc.stdout)
 
-
-@pytest.fixture(scope="module")
-def pool():
-    try:
-        p = CodePool(workers=2, timeout_s=5.0).start()
-    except SandboxError as exc:
-        pytest.skip(f"bubblewrap sandbox unavailable: {exc}")
-    yield p
-    p.close()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
