@@ -22,7 +22,8 @@ from typing import Any
 
 from verifiers.datasets import load_problems
 from verifiers_train.evaluation import EvalConfig, run_checkpoint
-from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig, base_seed, make_backend
+from verifiers_train.evaluation._backend_factory import make_backend
+from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig, base_seed
 from verifiers_train.templates import DEFAULT_TEMPLATE, build_messages
 
 

@@ -17,7 +17,6 @@ from typing import Any, Protocol
 
 from verifiers.errors import ConfigError
 
-BACKENDS = ("hf", "vllm")
 # Seeds stay below 2**31 minus room for `+ j`, since some samplers keep seeds in int32.
 _SEED_SPACE = 2**31 - 2**20
 
@@ -149,15 +148,3 @@ def stop_token_ids(tokenizer: Any, model_dir: str | None) -> set[int]:
         ids.update([eos] if isinstance(eos, int) else (eos or []))
     return ids
 
-
-def make_backend(name: str, model: str, **options: Any) -> Backend:
-    """Build a backend by name (``hf`` or ``vllm``); ``options`` go to its constructor."""
-    if name == "hf":
-        from verifiers_train.evaluation._hf import HFBackend
-
-        return HFBackend(model, **options)
-    if name == "vllm":
-        from verifiers_train.evaluation._vllm import VLLMBackend
-
-        return VLLMBackend(model, **options)
-    raise ConfigError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")

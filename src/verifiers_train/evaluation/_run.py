@@ -19,14 +19,8 @@ from typing import Any
 
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError
-from verifiers_train.evaluation._backends import (
-    BACKENDS,
-    Backend,
-    GenerationRequest,
-    SamplingConfig,
-    base_seed,
-    make_backend,
-)
+from verifiers_train.evaluation._backend_factory import BACKENDS, make_backend
+from verifiers_train.evaluation._backends import Backend, GenerationRequest, SamplingConfig, base_seed
 from verifiers_train.evaluation._metrics import accuracy_by, compute_metrics
 from verifiers_train.evaluation._models import model_fingerprint, resolve_model
 from verifiers_train.evaluation._rundir import RunDir
@@ -67,6 +61,11 @@ class EvalConfig:
         score_workers: processes for scoring (0: one background thread).
         merge_dir: where a verl checkpoint is merged (default under ``$VERIFIERS_CACHE``).
         backend_options: extra backend arguments (``tensor_parallel_size``, ``gpu_memory_utilization``...).
+        data_parallel: replicas of the backend, each a Ray actor with its own GPU(s) (``tensor_parallel_size``
+            each); samples are the same as with one engine.
+        ray_address: run the replicas on an existing Ray cluster (``auto``, ``ray://host:10001``).
+        sandbox: where MBPP programs run: ``local`` (this host's pool) or ``ray`` (sandbox actors on the
+            cluster's CPUs); default ``ray`` when the replicas run on Ray, else ``local``.
         report: write ``report.html`` and PNG plots.
         progress: show a rich progress bar.
     """
@@ -92,6 +91,9 @@ class EvalConfig:
     score_workers: int | None = None
     merge_dir: str | None = None
     backend_options: dict[str, Any] = field(default_factory=dict)
+    data_parallel: int = 1
+    ray_address: str | None = None
+    sandbox: str | None = None
     report: bool = True
     progress: bool = True
 
@@ -139,6 +141,10 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         raise ConfigError(f"unknown dataset {cfg.dataset!r}; choose one of {', '.join(DATASETS)}")
     if cfg.backend not in BACKENDS:
         raise ConfigError(f"unknown backend {cfg.backend!r}; choose one of {', '.join(BACKENDS)}")
+    if cfg.data_parallel < 1:
+        raise ConfigError(f"--data-parallel must be at least 1, got {cfg.data_parallel}")
+    if cfg.sandbox not in (None, "local", "ray"):
+        raise ConfigError(f"--sandbox must be local or ray, got {cfg.sandbox!r}")
     if cfg.chunk_problems is not None and cfg.chunk_problems < 1:
         raise ConfigError(f"chunk_problems must be at least 1, got {cfg.chunk_problems}")
     sampling = cfg.sampling
@@ -162,11 +168,11 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     generated = 0
     if pending:
         t0 = time.perf_counter()
-        factory = backend_factory or make_backend
+        factory = backend_factory or _default_factory(cfg)
         backend = factory(cfg.backend, model_path, **_backend_options(cfg))
         timing["load_s"] = time.perf_counter() - t0
         workers = cfg.score_workers if cfg.score_workers is not None else _default_score_workers(cfg.dataset)
-        scorer = BackgroundScorer(cfg.dataset, cfg.preset, template, workers)
+        scorer = BackgroundScorer(cfg.dataset, cfg.preset, template, workers, sandbox=_sandbox(cfg))
         try:
             generated = _generate_and_score(cfg, template, sampling, backend, scorer, run, problems, pending,
                                             len(done), timing)
@@ -196,7 +202,8 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
     from verifiers_train.templates import build_messages
 
     total = len(problems) * cfg.n
-    chunk_size = cfg.chunk_problems or DEFAULT_CHUNK_PROBLEMS.get(cfg.backend, 64)
+    # data parallel: every replica gets a default-sized share of each chunk
+    chunk_size = cfg.chunk_problems or DEFAULT_CHUNK_PROBLEMS.get(cfg.backend, 64) * cfg.data_parallel
     written = 0
     correct = 0
     inflight: list[tuple[PendingScores, list[dict[str, Any]]]] = []
@@ -265,7 +272,25 @@ def _backend_options(cfg: EvalConfig) -> dict[str, Any]:
     opts = {"dtype": cfg.dtype, **cfg.backend_options}
     if cfg.backend == "vllm":
         opts.setdefault("seed", cfg.seed)
+    if _on_ray(cfg):
+        opts.update(replicas=cfg.data_parallel, ray_address=cfg.ray_address)
     return opts
+
+
+def _on_ray(cfg: EvalConfig) -> bool:
+    return cfg.data_parallel > 1 or bool(cfg.ray_address)
+
+
+def _default_factory(cfg: EvalConfig) -> Callable[..., Backend]:
+    if not _on_ray(cfg):
+        return make_backend
+    from verifiers_train.evaluation._data_parallel import DataParallelBackend
+
+    return DataParallelBackend
+
+
+def _sandbox(cfg: EvalConfig) -> str:
+    return cfg.sandbox or ("ray" if _on_ray(cfg) else "local")
 
 
 def _default_score_workers(dataset: str) -> int:

@@ -78,8 +78,11 @@ def job_for(problem: Problem, response: str) -> ScoreJob:
     return ScoreJob(response, problem.gold, tuple(problem.tests), problem.setup_code)
 
 
-def score_jobs(dataset: str, preset: str, template: str, jobs: Sequence[ScoreJob]) -> list[dict[str, Any]]:
+def score_jobs(dataset: str, preset: str, template: str, jobs: Sequence[ScoreJob],
+               pool: Any = None) -> list[dict[str, Any]]:
     """Score jobs in order; a scorer crash becomes an ``error`` sample instead of aborting the run.
+
+    ``pool`` is the `CodePool` MBPP programs run in (default: the process's default pool).
 
     Returns:
         Dicts with ``reward``, ``correct``, ``status``, ``extracted``, ``parts``, ``explanation``, ``format_ok``.
@@ -89,7 +92,7 @@ def score_jobs(dataset: str, preset: str, template: str, jobs: Sequence[ScoreJob
     if SCORER_OF[dataset] == "mbpp":
         # the sandbox pool runs a chunk's programs in parallel; a pool that cannot start raises SandboxError
         scores = mod.score_batch([j.response for j in jobs], [list(j.tests) for j in jobs],
-                                 [j.setup_code for j in jobs], config=config)
+                                 [j.setup_code for j in jobs], config=config, pool=pool)
         return [s.to_dict() | {"format_ok": format_ok(template, j.response, s.extracted)}
                 for j, s in zip(jobs, scores, strict=True)]
     out = []
@@ -141,12 +144,22 @@ class BackgroundScorer:
         preset: scorer preset (``accuracy``, ``book``, ``grail``).
         template: prompt template (for format compliance).
         workers: 0 scores in one background thread; N > 0 uses N worker processes (spawned, so it is
-            safe next to CUDA and vLLM's engine processes).
+            safe next to CUDA and vLLM's engine processes). Code tasks always score in the thread: the
+            sandbox pool is parallel already.
+        sandbox: where code tasks run their programs: ``local`` (a pool on this host) or ``ray`` (sandbox
+            actors spread over the Ray cluster, `CodePool(backend="ray")`).
     """
 
-    def __init__(self, dataset: str, preset: str, template: str, workers: int = 0) -> None:
+    def __init__(self, dataset: str, preset: str, template: str, workers: int = 0, *,
+                 sandbox: str = "local") -> None:
         check_preset(dataset, preset)
         self.dataset, self.preset, self.template = dataset, preset, template
+        self._pool: Any = None
+        if SCORER_OF[dataset] == "mbpp":
+            from verifiers.sandbox import CodePool
+
+            workers = 0
+            self._pool = CodePool(backend=sandbox).start() if sandbox != "local" else None
         self.workers = workers
         self._executor: Executor = (ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 0
                                     else ThreadPoolExecutor(1, thread_name_prefix="verifiers-eval-score"))
@@ -154,9 +167,13 @@ class BackgroundScorer:
     def submit(self, jobs: Sequence[ScoreJob]) -> PendingScores:
         """Start scoring ``jobs``; the handle yields one result dict per job, in order."""
         size = -(-len(jobs) // self.workers) if self.workers > 1 else max(len(jobs), 1)
+        extra = (self._pool,) if self._pool is not None else ()
         return PendingScores([self._executor.submit(score_jobs, self.dataset, self.preset, self.template,
-                                                    list(jobs[i : i + size])) for i in range(0, len(jobs), size)])
+                                                    list(jobs[i : i + size]), *extra)
+                              for i in range(0, len(jobs), size)])
 
     def close(self) -> None:
-        """Wait for pending work and stop the workers."""
+        """Wait for pending work and stop the workers (and the sandbox pool this scorer started)."""
         self._executor.shutdown(wait=True)
+        if self._pool is not None:
+            self._pool.close()

@@ -22,7 +22,7 @@ from verifiers.errors import VerifiersError
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (flags mirror `EvalConfig` fields: ``--max-tokens`` is ``max_tokens``)."""
-    from verifiers_train.evaluation._backends import BACKENDS
+    from verifiers_train.evaluation._backend_factory import BACKENDS
     from verifiers_train.evaluation._scoring import DATASETS
 
     ap = argparse.ArgumentParser(prog="verifiers-eval", description=__doc__.split("\n")[0],
@@ -54,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--gpu-memory-utilization", type=float, default=0.85, help="vllm: share of GPU memory")
     ck.add_argument("--max-model-len", type=int, help="vllm: context length cap")
     ck.add_argument("--enforce-eager", action="store_true", help="vllm: no CUDA graphs (faster start)")
+    ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
+                    help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
+                         "here); same samples as one engine")
+    ck.add_argument("--ray-address", help="run the engines on an existing Ray cluster ('auto': this host's)")
+    ck.add_argument("--sandbox", choices=("local", "ray"),
+                    help="mbpp: run programs on this host or in Ray sandbox actors (default: ray with "
+                         "--data-parallel/--ray-address, else local)")
     ck.add_argument("--reference", choices=("evalscope",), help="also run EvalScope's GSM8K and show both numbers")
     ck.add_argument("--no-report", action="store_true", help="skip report.html and plots")
     ck.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -104,7 +111,8 @@ def _checkpoint(args: argparse.Namespace) -> int:
                      backend=args.backend, n=args.n, temperature=args.temperature, top_p=args.top_p,
                      max_tokens=args.max_tokens, limit=args.limit, seed=args.seed, dtype=args.dtype, out=args.out,
                      resume=args.resume, chunk_problems=args.chunk_problems, score_workers=args.score_workers,
-                     merge_dir=args.merge_dir, backend_options=options, report=not args.no_report,
+                     merge_dir=args.merge_dir, backend_options=options, data_parallel=args.data_parallel,
+                     ray_address=args.ray_address, sandbox=args.sandbox, report=not args.no_report,
                      progress=not args.quiet)
     result = run_checkpoint(cfg)
     metrics = result.metrics

@@ -14,12 +14,12 @@ import pytest
 
 from verifiers.errors import ConfigError
 from verifiers_train.evaluation import EvalConfig, run_checkpoint
+from verifiers_train.evaluation._backend_factory import make_backend
 from verifiers_train.evaluation._backends import (
     GenerationRequest,
     SamplingConfig,
     base_seed,
     contiguous_runs,
-    make_backend,
 )
 from verifiers_train.evaluation._models import resolve_model
 from verifiers_train.evaluation._rundir import RunDir

@@ -16,7 +16,8 @@ import pytest
 
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.evaluation import EvalConfig, run_checkpoint, score_file
-from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig, make_backend
+from verifiers_train.evaluation._backend_factory import make_backend
+from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig
 from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.evaluation.cli import main
 

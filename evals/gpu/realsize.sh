@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Issue 17 on a GPU host: real-size random models (evals/gpu/random_model.py), data-parallel evaluation vs one
+# engine, evaluator overhead vs raw vLLM, the GPU test suite, and code RL (MBPP through the sandbox inside
+# verl's reward workers, with hostile programs in the policy's output) with and without code rewards.
+#
+#   bash evals/gpu/realsize.sh STAGE...   stages: setup model dp gputests overhead coderl verltests
+# Environment: W (work dir, default /root/rs), OUT (results, default $W/out), D (data dir with gsm8k/test.jsonl
+#   and mbpp/mbpp.jsonl), DEBS (bubblewrap + libseccomp .deb files to install when bwrap is missing),
+#   CODERL_STEPS (default 8), CONFIG (random model config, default qwen2.5-0.5b).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+W=${W:-/root/rs}; OUT=${OUT:-$W/out}; D=${D:?set D to the data dir}; PY=${PYTHON:-python3}
+mkdir -p "$W" "$OUT"
+[ -f /root/bs/env.sh ] && source /root/bs/env.sh
+export PYTHONPATH=$PWD/src${PYTHONPATH:+:$PYTHONPATH}
+TRAIN="$PY -m verifiers_train.cli"
+MODEL=$W/${CONFIG:-qwen2.5-0.5b}
+log() { echo "[realsize $(date +%H:%M:%S)] $*"; }
+
+stage_setup() {
+  command -v bwrap >/dev/null || dpkg -i ${DEBS:-}/*.deb >/dev/null 2>&1
+  bwrap --version; nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | tee "$OUT/gpus.txt"
+  $TRAIN patch-verl | tail -1
+}
+
+stage_model() {
+  [ -f "$MODEL/config.json" ] || $PY evals/gpu/random_model.py --config "${CONFIG:-qwen2.5-0.5b}" --data-dir "$D" \
+      --out "$MODEL" | tee "$OUT/random_model.json"
+}
+
+stage_dp() {  # one engine on GPU 0, then --data-parallel 2 (Ray actors), same settings; samples compared
+  $PY evals/gpu/bench_dp.py "$MODEL" --data "$D/gsm8k/test.jsonl" --dataset gsm8k --dp 2 --n 4 --max-tokens 512 \
+      --limit 500 --out "$W/dp" 2>&1 | tail -3
+  cp "$W/dp/bench_dp.json" "$OUT/"; tail -5 "$W/dp/dp2.log" > "$OUT/dp2_tail.log"
+}
+
+stage_gputests() {
+  $PY -m pytest -q -x -p no:cacheprovider --timeout=900 tests/gpu/test_vllm.py ${GPUTEST_ARGS:-} 2>&1 \
+      | grep -vE "^(INFO|WARNING|\(EngineCore)" | tail -15 | tee "$OUT/gputests_vllm.txt"
+}
+
+stage_verltests() {
+  $PY -m pytest -q -x -p no:cacheprovider --timeout=1800 tests/gpu/test_verl.py 2>&1 | tail -15 | tee "$OUT/gputests_verl.txt"
+}
+
+stage_overhead() {  # verifiers-eval vs raw LLM.generate, same engine, same prompts, one process, GPU 0
+  CUDA_VISIBLE_DEVICES=${OVERHEAD_GPU:-0} $PY evals/eval_pipeline/bench_overhead.py "$MODEL" --dataset gsm8k \
+      --data "$D/gsm8k/test.jsonl" --backend vllm --n 4 --temperature 1.0 --max-tokens 512 --limit 250 --repeats 3 \
+      --out "$OUT/overhead" > "$W/overhead.log" 2>&1; grep -E "^\||^\{" "$W/overhead.log" || tail -20 "$W/overhead.log"
+}
+
+stage_coderl() {  # GPU ${CODERL_GPU:-1}: tiny model SFT on MBPP with 30% hostile programs, then GRPO with our reward
+  export CUDA_VISIBLE_DEVICES=${CODERL_GPU:-1}
+  local steps=${CODERL_STEPS:-8} c=$W/coderl
+  mkdir -p "$c"; rm -f /tmp/verifiers_pwned
+  $PY evals/gpu/hostile_mbpp.py "$D/mbpp/mbpp.jsonl" "$c/mbpp.jsonl" --share 0.3 | tee "$OUT/coderl_data.json"
+  [ -f "$c/tiny/config.json" ] || $TRAIN tiny-model --dataset mbpp --data "$c/mbpp.jsonl" --size small --steps 600 \
+      --device cuda --out "$c/tiny" > "$c/tiny.log" 2>&1 || { tail -20 "$c/tiny.log"; return 1; }
+  cp "$c/tiny/tiny_model_info.json" "$OUT/coderl_tiny_info.json"
+  [ -f "$c/data/train.parquet" ] || $TRAIN prepare --dataset mbpp --source "$c/mbpp.jsonl" --out "$c/data" \
+      --tokenizer "$c/tiny" --max-prompt-length 1024 | tail -2
+  for variant in code nocode; do
+    local run=$c/run_$variant extra=()
+    [ $variant = nocode ] && extra=("+reward.custom_reward_function.reward_kwargs.task=gsm8k")
+    rm -rf "$run"; mkdir -p "$run"
+    $TRAIN run --algo grpo --model "$c/tiny" --out "$run" --dataset mbpp --preset tiny --data "$c/data" \
+        --total-steps "$steps" --save-freq -1 --test-freq -1 --no-val-before-train --batch-size 32 --mini-batch-size 16 \
+        --max-prompt-length 1024 --max-response-length 256 --lr 1e-5 -- \
+        "reward.custom_reward_function.path=$PWD/evals/gpu/code_reward.py" "reward.custom_reward_function.name=logged" \
+        "+reward.custom_reward_function.reward_kwargs.sample_log=$run/reward_samples.jsonl" "${extra[@]}" \
+        > "$run.log" 2>&1 || { tail -40 "$run.log"; return 1; }
+    log "coderl $variant done"
+  done
+  $PY evals/gpu/coderl_summary.py "$c" | tee "$OUT/coderl.md"
+  [ -e /tmp/verifiers_pwned ] && log "HOST WRITE: /tmp/verifiers_pwned exists" || log "host /tmp untouched"
+  tar czf "$OUT/coderl_runs.tar.gz" -C "$c" run_code/verl_metrics.jsonl run_code/reward_samples.jsonl \
+      run_nocode/verl_metrics.jsonl run_nocode/reward_samples.jsonl run_code/command.sh 2>/dev/null || true
+}
+
+for s in "$@"; do log "stage $s"; "stage_$s"; log "stage $s ended ($?)"; done
