@@ -246,7 +246,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if len(found.parts) > 1 and refusal.startswith("hedged") and found.joined and _multi_valued(gold_answer):
         # several boxes for a gold with several values: together they are one answer (a set)
         answer = ", ".join(normalize(p) for p in found.parts)
-        typed = Coll(tuple(_flatten(parse_answer(normalize(p)) for p in found.parts)), bare=True)
+        typed: Answer | None = Coll(tuple(_flatten(parse_answer(normalize(p)) for p in found.parts)), bare=True)
         refusal = ""
     else:
         raw = _answer_text(found.marker, found.text)

@@ -37,7 +37,10 @@ Reference = str | CodeTests  # a gold answer, or the tests a program must pass
 class Scorer(Protocol):
     """What every task's scorer offers (the modules `verifiers.gsm8k`, `verifiers.math`, `verifiers.mbpp`)."""
 
-    Config: type[BaseConfig]
+    @property
+    def Config(self) -> type[BaseConfig]:
+        """The scorer's frozen settings class."""
+        ...
 
     def score(self, response: str, reference: Any, /, *, config: Any = None) -> Score:
         """Score one response against its reference; never raises for model output."""
@@ -52,8 +55,15 @@ class Scorer(Protocol):
 class ReferenceCodec(Protocol):
     """How a task's reference is read from a `Problem` and travels through verl and TRL datasets."""
 
-    columns: tuple[str, ...]  # dataset columns holding it (TRL), first present wins
-    votes: bool  # references are answers that majority voting can group by equivalence
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Dataset columns holding the reference (TRL), first present wins."""
+        ...
+
+    @property
+    def votes(self) -> bool:
+        """Whether references are answers that majority voting can group by equivalence."""
+        ...
 
     def of(self, problem: Problem) -> Reference:
         """The reference of ``problem``."""

@@ -145,9 +145,9 @@ def config_for(scorer: str, **reward_kwargs: Any) -> BaseConfig:
 
 
 @lru_cache(maxsize=64)
-def _keys(frozen_kwargs: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+def _keys(frozen_kwargs: tuple[tuple[str, Any], ...], scorers: tuple[str, ...]) -> tuple[str, ...]:
     parts: list[str] = []
-    for scorer in scorer_names():
+    for scorer in scorers:  # passed in, so a scorer registered later gets its own cache entry
         try:
             config = _config(scorer, frozen_kwargs)
         except Exception:  # noqa: BLE001, S112 - a scorer that cannot build this config adds no part names
@@ -158,7 +158,7 @@ def _keys(frozen_kwargs: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
 
 def result_keys(**reward_kwargs: Any) -> tuple[str, ...]:
     """The keys every `compute_score` result has for these reward kwargs (core keys + ``part_<name>``)."""
-    return _keys(freeze(reward_kwargs))
+    return _keys(freeze(reward_kwargs), scorer_names())
 
 
 def check_reward_kwargs(tasks: tuple[str, ...] | None = None, **reward_kwargs: Any) -> None:
@@ -225,7 +225,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
     ours = {k: v for k, v in kwargs.items() if k not in _VERL_KWARGS and v is not None}
     frozen = freeze(ours) if ours else ()
     try:
-        keys = _keys(frozen)
+        keys = _keys(frozen, scorer_names())
     except Exception as exc:  # noqa: BLE001 - pragma: no cover; only if even the core keys fail
         _note_error(data_source, exc)
         keys = CORE_KEYS

@@ -24,16 +24,17 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, wait
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from verifiers.errors import ConfigError, SandboxError
 from verifiers.sandbox import _cgroups, _isolation, _seccomp
-from verifiers.sandbox._judge import TestPlan, plan_tests
+from verifiers.sandbox._backend import Backend, Job, PoolOptions
+from verifiers.sandbox._judge import plan_tests
 from verifiers.sandbox._lifecycle import Lifecycle
 from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_request
+from verifiers.sandbox._ray import RayBackend
 from verifiers.sandbox._result import (
     MAX_CHILD_FRAME_BYTES,
     ChildReport,
@@ -78,28 +79,8 @@ DRAIN_PAUSE_MAX_S = 0.05
 DRAIN_BURST_BYTES = 1 << 16
 # Imported once per zygote (shared copy-on-write by every child).
 WARM_MODULES = ("math", "re", "collections", "heapq", "itertools", "functools", "operator", "bisect", "sys")
-
-
-@dataclass
-class _Job:
-    code: str
-    setup: str
-    plans: list[TestPlan]
-    timeout: float
-    future: Future[ExecutionResult]
-    id: int = 0
-    frame: bytes = b""
-    attempts: int = 0
-    io: JobIO | None = field(default=None, repr=False)
-    reading: bool = False  # its channel is watched for frames (it ran longer than DRAIN_AFTER_S)
-    paused_until: float = 0.0  # reading, but not watched until then (see DRAIN_PAUSE_S)
-    pause: float = 0.0  # the last pause
-
-    def close_io(self) -> None:
-        self.reading = False
-        if self.io is not None:
-            self.io.close()
-            self.io = None
+# Backends other than this process's own dispatcher: name -> (options, local pool factory) -> Backend.
+REMOTE_BACKENDS: dict[str, Callable[[PoolOptions, Callable[..., Any]], Backend]] = {"ray": RayBackend}
 
 
 class CodePool:
@@ -133,8 +114,8 @@ class CodePool:
                  seccomp: bool = True, cgroup: str | None = "auto", ray_address: str | None = None) -> None:
         if isolation not in ("bwrap", "process"):
             raise ConfigError(f"isolation must be 'bwrap' or 'process', got {isolation!r}")
-        if backend not in ("local", "ray"):
-            raise ConfigError(f"backend must be 'local' or 'ray', got {backend!r}")
+        if backend != "local" and backend not in REMOTE_BACKENDS:
+            raise ConfigError(f"backend must be one of {', '.join(['local', *REMOTE_BACKENDS])}, got {backend!r}")
         if workers is not None and not 1 <= workers <= 100:
             raise ConfigError(f"workers must be between 1 and 100, got {workers}")
         if timeout_s <= 0 or memory_mb < 32 or max_procs < 2 or pipeline < 1 or recycle_after < 1:
@@ -155,10 +136,10 @@ class CodePool:
         self.seccomp = seccomp
         self.cgroup = cgroup
         self.ray_address = ray_address
-        self._ray: Any = None
+        self._remote: Backend | None = None
         self._lock = threading.Lock()
-        self._submitted: collections.deque[_Job] = collections.deque()
-        self._queue: collections.deque[_Job] = collections.deque()
+        self._submitted: collections.deque[Job] = collections.deque()
+        self._queue: collections.deque[Job] = collections.deque()
         self._sandboxes: list[Sandbox] = []
         self._ids = itertools.count(1)
         self._thread: threading.Thread | None = None
@@ -172,14 +153,19 @@ class CodePool:
         self.stats = collections.Counter[str]()
 
     # ------------------------------------------------------------------------------------------ public
+    @property
+    def options(self) -> PoolOptions:
+        """This pool's settings, as a backend receives them."""
+        return PoolOptions(self.workers, self.memory_mb, self.timeout_s, self.isolation, self.max_procs,
+                           self.max_output_bytes, self.recycle_after, self.pipeline, self.seccomp, self.cgroup,
+                           self.ray_address)
+
     def start(self) -> CodePool:
         """Start the sandboxes and wait until every one is ready; `SandboxError` if isolation is unavailable."""
-        if self._thread is not None or self._ray is not None:
+        if self._thread is not None or self._remote is not None:
             return self
-        if self.backend == "ray":
-            from verifiers.sandbox._ray import RayBackend
-
-            self._ray = RayBackend(self)
+        if self.backend != "local":
+            self._remote = REMOTE_BACKENDS[self.backend](self.options, CodePool)
             return self
         self._spec = self._make_spec()
         self._closing = False
@@ -290,7 +276,7 @@ class CodePool:
         return fut
 
     def _job(self, code: str, tests: Sequence[str], setup_code: str,
-             timeout_s: float | None) -> tuple[Future[ExecutionResult], _Job | None]:
+             timeout_s: float | None) -> tuple[Future[ExecutionResult], Job | None]:
         """A future and the job to run (None: the future is already resolved)."""
         fut: Future[ExecutionResult] = Future()
         if not isinstance(code, str) or not isinstance(setup_code, str):
@@ -306,7 +292,7 @@ class CodePool:
             fut.set_result(failed_result(plans, "runtime_error", f"program longer than {MAX_CODE_CHARS} characters"))
             return fut, None
         timeout = float(timeout_s) if timeout_s is not None else self.timeout_s
-        job = _Job(code, setup_code, plans, timeout, fut)
+        job = Job(code, setup_code, plans, timeout, fut)
         try:
             job.frame = encode_request(code, child_setup(setup_code),  # never data only tests read
                                        [leaf.wire() for p in plans for leaf in p.leaves])
@@ -316,15 +302,15 @@ class CodePool:
             return fut, None
         return fut, job
 
-    def _enqueue(self, jobs: list[_Job]) -> None:
+    def _enqueue(self, jobs: list[Job]) -> None:
         """Hand jobs to the backend, waking the dispatcher once for all of them."""
         if not jobs:
             return
-        if self._ray is None and self._thread is None:
+        if self._remote is None and self._thread is None:
             self.start()
-        if self._ray is not None:
+        if self._remote is not None:
             for job in jobs:
-                self._ray.submit(job)
+                self._remote.submit(job)
             return
         if self._broken:
             raise SandboxError(self._broken)
@@ -369,9 +355,9 @@ class CodePool:
 
     def close(self) -> None:
         """Stop every sandbox (pending jobs still finish first)."""
-        if self._ray is not None:
-            self._ray.close()
-            self._ray = None
+        if self._remote is not None:
+            self._remote.close()
+            self._remote = None
             return
         if self._thread is None:
             return
@@ -687,7 +673,7 @@ class CodePool:
         self._watch(io.chan, 0, job)
         io.read_frames()
         stdout, stderr = io.outputs(self.max_output_bytes)
-        code = msg.get("code")
+        code: Any = msg.get("code")
         report_ok = type(code) is int and type(msg.get("setup")) is bool and type(msg.get("timed_out")) is bool
         if not report_ok or msg.get("error") or not msg["setup"]:
             # The child failed before its program ran (or the zygote could not fork it): never the
@@ -697,7 +683,7 @@ class CodePool:
             self._drain(sb)
             self._charge(job, f"the sandbox failed before the program ran: {str(msg.get('error', 'set-up'))[:200]}")
             return
-        duration = msg.get("duration")
+        duration: Any = msg.get("duration")
         report = ChildReport(code=code, timed_out=msg["timed_out"],
                              duration=float(duration) if type(duration) in (int, float) else 0.0,
                              setup=True, frames=bytes(io.rx), overflow=io.overflow, stdout=stdout, stderr=stderr,
@@ -717,7 +703,7 @@ class CodePool:
             self.stats["recycled"] += 1
             self._drain(sb)
 
-    def _charge(self, job: _Job, detail: str) -> None:
+    def _charge(self, job: Job, detail: str) -> None:
         """Count a failed attempt against ``job``: run it again, or report it crashed after MAX_ATTEMPTS."""
         job.attempts += 1
         if job.attempts >= MAX_ATTEMPTS:

@@ -177,13 +177,17 @@ def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> 
     """
     violation = None
     if report.overflow:  # the stream was cut at the budget: nothing in it is judged
-        values, errors, failure, syntax, done = {}, {}, None, False, False
+        values: dict[Any, Any] = {}
+        errors: dict[Any, Any] = {}
+        failure, syntax, done = None, False, False
     else:
         try:
             values, errors, failure, syntax, done = _leaf_frames(plans, report.frames)
         except Violation as exc:
             violation = str(exc)
-            values, errors, failure, syntax, done = {}, {}, None, False, False
+            values: dict[Any, Any] = {}
+        errors: dict[Any, Any] = {}
+        failure, syntax, done = None, False, False
     per: list[TestOutcome] = []
     for p in plans:
         ok, why = judge(p, values, errors)

@@ -76,7 +76,8 @@ def score_jobs(dataset: str, preset: str, template: str, jobs: Sequence[ScoreJob
     except Exception:  # noqa: BLE001 - a scorer bug on some rollout: score one by one to find it, keep the rest
         rows = [_score_one(scorer, j, config) for j in jobs]
     for row, job in zip(rows, jobs, strict=True):
-        row["format_ok"] = format_ok(template, job.response, row.get("extracted"))
+        extracted = row.get("extracted")
+        row["format_ok"] = format_ok(template, job.response, extracted if isinstance(extracted, str) else None)
     return rows
 
 
