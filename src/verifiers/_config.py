@@ -39,7 +39,6 @@ PRESETS: Mapping[str, Mapping[str, Mapping[str, float]]] = MappingProxyType({
                                    "no_trailing": 0.05}),
     }),
 })
-PRESET_NAMES = ("accuracy", "book", "grail")
 KNOWN_PARTS = ("correctness", "reasoning", "marker", "numeric_only", "thinking", "answer_block",
                "no_trailing", "answer_format")
 

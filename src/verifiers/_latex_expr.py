@@ -103,19 +103,6 @@ def free_symbols(node: Node) -> frozenset[str]:
     return frozenset(out)
 
 
-def has_decimal(node: Node) -> bool:
-    """Whether a decimal literal (``1.41``) appears: the value may be an approximation."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n[0] == "num":
-            if n[2]:
-                return True
-        elif n[0] not in ("sym", "const"):
-            stack.extend(x for x in n[1:] if isinstance(x, tuple))
-    return False
-
-
 def _is_derivative(num: Node, den: Node) -> bool:
     """``\\frac{d}{dx}``, ``\\frac{d^2}{dx^2}``: an operator, not d divided by d times x."""
     d = ("sym", "d")

@@ -1,9 +1,7 @@
 """The task registry: every fact about a dataset and its scorer, in one `TaskSpec` per task.
 
-Every consumer reads it: `verifiers.datasets` (where the rows are and how they become `Problem` s), the
-``verifiers`` CLI, ``verifiers-train prepare`` (template, ``data_source``, ability, verl's ``ground_truth``),
-the verl reward (``data_source`` -> task), the TRL adapter and ``verifiers-eval``. A new task is one
-`register` call::
+`verifiers.datasets`, the three CLIs, ``prepare``, the verl reward, the TRL adapter and ``verifiers-eval`` all
+read it, so a new task is one `register` call::
 
     from verifiers import tasks
     tasks.register(tasks.TaskSpec("gsm8k-hard", tasks.get("gsm8k").scorer, ("me/gsm8k-hard",),
@@ -27,8 +25,8 @@ from verifiers._problem import CodeTests, Problem, gsm8k_final_answer, last_boxe
 from verifiers._score import Score
 from verifiers.errors import ConfigError, DataError
 
-__all__ = ["ANSWER", "TESTS", "AnswerReference", "CodeTests", "Reference", "ReferenceCodec", "Scorer",
-           "TaskSpec", "TestsReference", "for_data_source", "get", "names", "register"]
+__all__ = ["ANSWER", "TESTS", "CodeTests", "Reference", "ReferenceCodec", "Scorer", "TaskSpec", "TestsReference",
+           "answer_row", "for_data_source", "get", "math_row", "mbpp_row", "names", "register"]
 
 
 Reference = str | CodeTests  # a gold answer, or the tests a program must pass
@@ -52,51 +50,35 @@ class Scorer(Protocol):
         ...
 
 
-class ReferenceCodec(Protocol):
-    """How a task's reference is read from a `Problem` and travels through verl and TRL datasets."""
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        """Dataset columns holding the reference (TRL), first present wins."""
-        ...
-
-    @property
-    def votes(self) -> bool:
-        """Whether references are answers that majority voting can group by equivalence."""
-        ...
-
-    def of(self, problem: Problem) -> Reference:
-        """The reference of ``problem``."""
-        ...
-
-    def encode(self, problem: Problem) -> str:
-        """verl's ``reward_model.ground_truth`` string (one column type for every row)."""
-        ...
-
-    def decode(self, value: Any, setup_code: str = "") -> Reference:
-        """The reference back from a ``ground_truth`` value (and the row's set-up code)."""
-        ...
-
-
 @dataclass(frozen=True)
-class AnswerReference:
-    """A gold answer string (GSM8K, MATH)."""
+class ReferenceCodec:
+    """How a task's reference is read from a `Problem` and travels through verl and TRL datasets.
+
+    This base is a gold answer string (GSM8K, MATH); `TestsReference` is MBPP's assert statements.
+
+    Attributes:
+        columns: dataset columns holding the reference (TRL), first present wins.
+        votes: references are answers that majority voting can group by equivalence.
+    """
 
     columns: tuple[str, ...] = ("ground_truth", "answer", "gold", "solution")
     votes: bool = True
 
-    def of(self, problem: Problem) -> str:
+    def of(self, problem: Problem) -> Reference:
+        """The reference of ``problem``."""
         return problem.gold
 
     def encode(self, problem: Problem) -> str:
+        """verl's ``reward_model.ground_truth`` string (one column type for every row)."""
         return problem.gold
 
-    def decode(self, value: Any, setup_code: str = "") -> str:
+    def decode(self, value: Any, setup_code: str = "") -> Reference:
+        """The reference back from a ``ground_truth`` value (and the row's set-up code)."""
         return str(value)
 
 
 @dataclass(frozen=True)
-class TestsReference:
+class TestsReference(ReferenceCodec):
     """Assert statements plus set-up code (MBPP); verl carries the tests JSON-encoded."""
 
     columns: tuple[str, ...] = ("tests", "test_list", "ground_truth")
@@ -117,7 +99,7 @@ class TestsReference:
         return CodeTests(tuple(str(t) for t in value), str(setup_code or ""))
 
 
-ANSWER = AnswerReference()
+ANSWER = ReferenceCodec()
 TESTS = TestsReference()
 RowReader = Callable[[str, str, int, Mapping[str, Any]], Problem]  # (task, split, index, row) -> Problem
 

@@ -1,7 +1,7 @@
 """What `CodePool` hands a backend: a planned `Job`, the pool's `PoolOptions`, and the `Backend` protocol.
 
-The local backend is `CodePool`'s own dispatcher (`_pool`); a remote one (`_ray`) takes the options and a
-factory of local pools to run where it hosts them, so it never imports the pool.
+The local backend is `_local.LocalPool` (the pool's own dispatcher); another backend (`_ray`) is built from
+the options and receives jobs through `Backend.submit`.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class Job:
 
 @dataclass(frozen=True)
 class PoolOptions:
-    """A pool's settings (the `CodePool` arguments); a remote backend starts its local pools with them."""
+    """A pool's settings (the `CodePool` arguments); a remote backend starts its `LocalPool` s with them."""
 
     workers: int
     memory_mb: int
@@ -56,7 +56,7 @@ class PoolOptions:
     ray_address: str | None = None
 
     def local(self, **changes: Any) -> dict[str, Any]:
-        """Keyword arguments of a local `CodePool` with these settings (and ``changes``)."""
+        """Keyword arguments of a `LocalPool` with these settings (and ``changes``)."""
         kwargs = asdict(self) | changes
         kwargs.pop("ray_address")
         return kwargs

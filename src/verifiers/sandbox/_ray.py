@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
 from verifiers.errors import SandboxError
 from verifiers.sandbox._backend import Job, PoolOptions
+from verifiers.sandbox._local import LocalPool
 from verifiers.sandbox._result import ExecutionResult
 
 
 class _SandboxActor:
-    """Ray actor body: one local pool per actor (``local_pool`` arrives pickled by reference)."""
+    """Ray actor body: one local pool per actor."""
 
-    def __init__(self, options: dict[str, Any], local_pool: Callable[..., Any]) -> None:
-        self.pool = local_pool(**options).start()
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.pool = LocalPool(**options).start()
 
     def ping(self) -> int:
         return self.pool.workers
@@ -39,10 +39,9 @@ class RayBackend:
 
     Args:
         options: the pool's settings; each actor's local pool gets them with one worker.
-        local_pool: builds a local pool from keyword arguments (`CodePool`), inside each actor.
     """
 
-    def __init__(self, options: PoolOptions, local_pool: Callable[..., Any]) -> None:
+    def __init__(self, options: PoolOptions) -> None:
         try:
             import ray
         except ImportError as exc:
@@ -50,9 +49,9 @@ class RayBackend:
         self._ray = ray
         if not ray.is_initialized():
             ray.init(address=options.ray_address, ignore_reinit_error=True, log_to_driver=False)
-        local = options.local(workers=1, backend="local")
+        local = options.local(workers=1)
         actor_cls = ray.remote(num_cpus=1, max_concurrency=2 * options.pipeline)(_SandboxActor)  # type: ignore[call-overload]
-        self._actors = [actor_cls.remote(local, local_pool) for _ in range(options.workers)]
+        self._actors = [actor_cls.remote(local) for _ in range(options.workers)]
         try:
             ray.get([a.ping.remote() for a in self._actors], timeout=120)
         except Exception as exc:  # the actor's SandboxError arrives wrapped by Ray

@@ -176,18 +176,16 @@ def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> 
     the sandbox; verdicts come only from parent-side evaluation of the decoded leaf values.
     """
     violation = None
+    values: dict[Any, Any]
+    errors: dict[Any, Any]
     if report.overflow:  # the stream was cut at the budget: nothing in it is judged
-        values: dict[Any, Any] = {}
-        errors: dict[Any, Any] = {}
-        failure, syntax, done = None, False, False
+        values, errors, failure, syntax, done = {}, {}, None, False, False
     else:
         try:
             values, errors, failure, syntax, done = _leaf_frames(plans, report.frames)
         except Violation as exc:
             violation = str(exc)
-            values: dict[Any, Any] = {}
-        errors: dict[Any, Any] = {}
-        failure, syntax, done = None, False, False
+            values, errors, failure, syntax, done = {}, {}, None, False, False
     per: list[TestOutcome] = []
     for p in plans:
         ok, why = judge(p, values, errors)
