@@ -281,7 +281,7 @@ class _Parser:
             return self._symbol(name)
         if name in _ACCENTS and self.peek() == "{":  # \overline{CD}, \vec{v}: a name, like a letter
             self.take("{")
-            letters = []
+            letters: list[str] = []
             while self.peek() != "}":
                 tok = self.take()
                 if not tok.isalpha() or len(letters) > 8:
@@ -304,7 +304,7 @@ class _Parser:
             self.take()
             sub = self.take()
             if sub == "{":
-                parts = []
+                parts: list[str] = []
                 while self.peek() != "}":
                     if len(parts) > 8:
                         raise Unsupported("long subscript")
