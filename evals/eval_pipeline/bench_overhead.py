@@ -20,11 +20,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from verifiers import tasks
 from verifiers.datasets import load_problems
 from verifiers_train.evaluation import EvalConfig, run_checkpoint
 from verifiers_train.evaluation._backend_factory import make_backend
 from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig, base_seed
-from verifiers_train.templates import DEFAULT_TEMPLATE, build_messages
+from verifiers_train.templates import build_messages
 
 
 class _Shared:
@@ -76,7 +77,7 @@ def main() -> None:
     backend = make_backend(args.backend, args.model)
     load_s = time.perf_counter() - t0
     sampling = SamplingConfig(args.n, args.temperature, args.top_p, args.max_tokens)
-    template = DEFAULT_TEMPLATE[args.dataset]
+    template = tasks.get(args.dataset).template
     problems = load_problems(args.dataset, args.data, limit=args.limit)
     requests = []
     for i, p in enumerate(problems):

@@ -30,9 +30,9 @@ import torch
 import torch.nn.functional as F
 from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForTokenClassification, AutoTokenizer
 
-from verifiers import gsm8k
+from verifiers import gsm8k, tasks
 from verifiers.datasets import load_problems
-from verifiers_train.templates import DEFAULT_TEMPLATE, build_messages
+from verifiers_train.templates import build_messages
 
 
 def _positions(mask: torch.Tensor) -> torch.Tensor:
@@ -100,7 +100,7 @@ def main() -> None:
         config = AutoConfig.from_pretrained(args.model, num_labels=1, classifier_dropout=0.0)
         critic = AutoModelForTokenClassification.from_pretrained(args.model, config=config).to(dev)
         critic_opt = torch.optim.AdamW(critic.parameters(), lr=args.critic_lr, weight_decay=0.01)
-    template = DEFAULT_TEMPLATE.get("arith", "plain")
+    template = tasks.get("arith").template
     train = load_problems("arith", None, split="train")
     test = load_problems("arith", None, split="test", limit=500)
     prompts = {p.id: tok.apply_chat_template(build_messages(p, template), add_generation_prompt=True, tokenize=False)

@@ -6,6 +6,7 @@ Scorers live in submodules, imported on demand so ``import verifiers`` stays lig
     s = gsm8k.score("... #### 18", "18")
 """
 
+from verifiers._rewards import Tags
 from verifiers._score import STATUSES, Score, Status
 from verifiers.errors import ConfigError, DataError, SandboxError, VerifiersError
 
@@ -16,6 +17,7 @@ __all__ = [
     "SandboxError",
     "Score",
     "Status",
+    "Tags",
     "VerifiersError",
 ]
 __version__ = "0.1.0"

@@ -48,18 +48,6 @@ _EXECUTORS: dict[int, ProcessPoolExecutor] = {}
 _LOCK = threading.Lock()
 
 
-def scorer_for(task: str) -> Scorer:
-    if task == "gsm8k":
-        from verifiers import gsm8k
-
-        return gsm8k.score
-    if task == "math":
-        from verifiers import math
-
-        return math.score
-    raise ConfigError(f"score_batch has no task {task!r}; use 'gsm8k' or 'math'")
-
-
 def cas_clock(task: str) -> Callable[[], float]:
     """A clock of the seconds this process's callers have spent in CAS calls (0 for tasks without a CAS)."""
     if task != "math":
@@ -88,12 +76,13 @@ def free_cpus(ours: float) -> float:
     return usable_cpus() - max(0.0, load - ours)
 
 
-def run_batch(task: str, responses: Sequence[str], golds: Sequence[str], *, workers: int | None,
-              config: Any) -> list[Score]:
+def run_batch(task: str, score: Scorer, responses: Sequence[str], golds: Sequence[str], *,
+              workers: int | None, config: Any) -> list[Score]:
     """Score ``responses`` against ``golds``: results equal ``[score(r, g, config=config) ...]``, in order.
 
     Args:
-        task: ``"gsm8k"`` or ``"math"``.
+        task: ``"gsm8k"`` or ``"math"`` (how to parallelize).
+        score: the task's ``score`` function (module-level, so worker processes can unpickle it).
         workers: most threads (MATH) or processes (GSM8K) to use; ``None``: MATH picks threads by the CPU
             count, GSM8K stays in this process; ``1``: this thread only.
 
@@ -105,7 +94,8 @@ def run_batch(task: str, responses: Sequence[str], golds: Sequence[str], *, work
                           "pass one gold per response")
     if workers is not None and workers < 1:
         raise ConfigError(f"workers must be >= 1 (or None to choose), got {workers}")
-    score = scorer_for(task)
+    if task not in ("gsm8k", "math"):
+        raise ConfigError(f"score_batch has no task {task!r}; use 'gsm8k' or 'math'")
     responses, golds = list(responses), list(golds)
     threads = workers if workers is not None else (default_threads() if task == "math" else 1)
     # Nothing to decide (MATH on one thread; GSM8K without processes to ship items to): exactly the loop.
@@ -172,7 +162,7 @@ class Batch:
                 if now - self.window < MEASURE_S:
                     continue
                 if self.task == "gsm8k" and self._processes_pay(time.thread_time() - cpu_start, k + 1):
-                    score_in_processes(self.task, self.responses, self.golds, self.config, out, k + 1,
+                    score_in_processes(self.score, self.responses, self.golds, self.config, out, k + 1,
                                        self.workers or 1)
                     break
                 self._decide(now, k + 1)
@@ -221,9 +211,8 @@ class Batch:
         self.helpers = []
 
 
-def _score_chunk(task: str, responses: list[str], golds: list[str], config: Any) -> list[tuple]:
+def _score_chunk(score: Scorer, responses: list[str], golds: list[str], config: Any) -> list[tuple]:
     """Score in a worker process; plain tuples pickle several times faster than ``Score`` objects."""
-    score = scorer_for(task)
     return [(s.reward, s.correct, s.status, s.extracted, s.parts, s.explanation)
             for s in (score(r, g, config=config) for r, g in zip(responses, golds))]
 
@@ -237,7 +226,7 @@ def _executor(workers: int) -> ProcessPoolExecutor:
         return ex
 
 
-def score_in_processes(task: str, responses: list[str], golds: list[str], config: Any,
+def score_in_processes(score: Scorer, responses: list[str], golds: list[str], config: Any,
                        out: list[Score | None],
                start: int, workers: int) -> None:
     """Score ``[start, n)`` over ``workers`` processes, in chunks; a failed chunk is scored here instead."""
@@ -245,8 +234,7 @@ def score_in_processes(task: str, responses: list[str], golds: list[str], config
     size = max(PROCESS_CHUNK, -(-(n - start) // (workers * 4)))
     spans = [(a, min(a + size, n)) for a in range(start, n, size)]
     ex = _executor(workers)
-    futures = [ex.submit(_score_chunk, task, responses[a:b], golds[a:b], config) for a, b in spans]
-    score = scorer_for(task)
+    futures = [ex.submit(_score_chunk, score, responses[a:b], golds[a:b], config) for a, b in spans]
     for (a, b), fut in zip(spans, futures):
         try:
             out[a:b] = [Score(*t) for t in fut.result()]

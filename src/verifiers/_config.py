@@ -39,7 +39,6 @@ PRESETS: Mapping[str, Mapping[str, Mapping[str, float]]] = MappingProxyType({
                                    "no_trailing": 0.05}),
     }),
 })
-PRESET_NAMES = ("accuracy", "book", "grail")
 KNOWN_PARTS = ("correctness", "reasoning", "marker", "numeric_only", "thinking", "answer_block",
                "no_trailing", "answer_format")
 
@@ -78,13 +77,8 @@ def check_budgets(timeout: Any, max_chars: Any) -> None:
         raise ConfigError(f"max_chars must be at least 16, got {max_chars!r}")
 
 
-def check_config(cfg: Any, task: str) -> tuple[tuple[str, float], ...]:
-    """Validate a scorer config and return its effective weights (preset, or ``cfg.weights`` if given).
-
-    Raises:
-        ConfigError: unknown preset/marker/mode/part, or a non-positive timeout or size budget.
-    """
-    weights = resolve_weights(cfg.weights, cfg.preset, PRESETS[task], KNOWN_PARTS)
+def check_answer_config(cfg: ScorerConfig) -> None:
+    """Raise `ConfigError` for an unknown marker or mode, or a ``rel_tol`` outside [0, 1)."""
     if cfg.mode not in ("flexible", "strict"):
         raise ConfigError(f"mode must be 'flexible' or 'strict', got {cfg.mode!r}")
     if not cfg.markers:
@@ -92,30 +86,47 @@ def check_config(cfg: Any, task: str) -> tuple[tuple[str, float], ...]:
     unknown = [m for m in cfg.markers if m not in MARKERS]
     if unknown:
         raise ConfigError(f"unknown answer marker(s) {unknown}; known markers: {', '.join(MARKERS)}")
-    check_budgets(cfg.timeout, cfg.max_chars)
     if not (0 <= float(cfg.rel_tol) < 1):
         raise ConfigError(f"rel_tol must be in [0, 1), got {cfg.rel_tol!r}")
-    return weights
 
 
 @dataclass(frozen=True)
-class ScorerConfig:
-    """Fields every answer scorer's ``Config`` shares; each task subclass sets its defaults and ``task``."""
+class BaseConfig:
+    """Fields every scorer's ``Config`` has (GSM8K, MATH, MBPP); each subclass sets its presets and parts.
 
-    task: ClassVar[str] = ""
+    ``resolved_weights`` is derived, not passed: the preset's weights, or ``weights`` checked against
+    ``parts``, as ``(part, weight)`` pairs.
+    """
+
+    presets: ClassVar[Mapping[str, Mapping[str, float]]] = MappingProxyType({})
+    parts: ClassVar[tuple[str, ...]] = ()
+
+    preset: str = "accuracy"
+    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
+    tags: Tags = field(default_factory=Tags)
+    timeout: float = DEFAULT_TIMEOUT
+    max_chars: int = DEFAULT_MAX_CHARS
+    resolved_weights: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False, default=())
+
+    def __post_init__(self) -> None:
+        check_budgets(self.timeout, self.max_chars)
+        resolved = resolve_weights(self.weights, self.preset, self.presets, self.parts)
+        if self.weights is not None:  # keep the config hashable
+            object.__setattr__(self, "weights", resolved)
+        object.__setattr__(self, "resolved_weights", resolved)
+
+
+@dataclass(frozen=True)
+class ScorerConfig(BaseConfig):
+    """Fields the answer scorers' ``Config`` share (GSM8K, MATH); each subclass sets its defaults."""
+
+    parts: ClassVar[tuple[str, ...]] = KNOWN_PARTS
 
     markers: tuple[str, ...] = ()
     mode: Literal["flexible", "strict"] = "flexible"
     rel_tol: float = 0.0
-    timeout: float = DEFAULT_TIMEOUT
-    max_chars: int = DEFAULT_MAX_CHARS
-    preset: str = "accuracy"
-    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
-    tags: Tags = field(default_factory=Tags)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "markers", tuple(self.markers))
-        resolved = check_config(self, self.task)
-        if self.weights is not None:  # keep the config hashable
-            object.__setattr__(self, "weights", resolved)
-        object.__setattr__(self, "_weights", resolved)
+        check_answer_config(self)
+        super().__post_init__()

@@ -612,13 +612,6 @@ def _recheck(g: Node, a: Node, extra: int, deadline: float, env: dict[str, Any] 
     return "unknown"
 
 
-def _moderate(v: Value) -> bool:
-    """Whether a value is small enough for an agreement to ~57 digits to mean equality (|log2 v| < 128)."""
-    if isinstance(v, Fraction):
-        return True
-    return v == 0 or abs(_CTX.mag(v)) < 128
-
-
 def ratio_relation(positive: bool = False) -> Callable[[Value, Value], Outcome]:
     """A ``relation`` for `sample_compare`: the two values keep one constant non-zero ratio (equations), a
     positive one if ``positive`` (inequalities ``f < 0``)."""

@@ -103,19 +103,6 @@ def free_symbols(node: Node) -> frozenset[str]:
     return frozenset(out)
 
 
-def has_decimal(node: Node) -> bool:
-    """Whether a decimal literal (``1.41``) appears: the value may be an approximation."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n[0] == "num":
-            if n[2]:
-                return True
-        elif n[0] not in ("sym", "const"):
-            stack.extend(x for x in n[1:] if isinstance(x, tuple))
-    return False
-
-
 def _is_derivative(num: Node, den: Node) -> bool:
     """``\\frac{d}{dx}``, ``\\frac{d^2}{dx^2}``: an operator, not d divided by d times x."""
     d = ("sym", "d")
@@ -294,7 +281,7 @@ class _Parser:
             return self._symbol(name)
         if name in _ACCENTS and self.peek() == "{":  # \overline{CD}, \vec{v}: a name, like a letter
             self.take("{")
-            letters = []
+            letters: list[str] = []
             while self.peek() != "}":
                 tok = self.take()
                 if not tok.isalpha() or len(letters) > 8:
@@ -317,7 +304,7 @@ class _Parser:
             self.take()
             sub = self.take()
             if sub == "{":
-                parts = []
+                parts: list[str] = []
                 while self.peek() != "}":
                     if len(parts) > 8:
                         raise Unsupported("long subscript")

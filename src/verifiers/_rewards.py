@@ -39,9 +39,3 @@ def has_block(text: str, start: str, end: str) -> bool:
     """Whether ``text`` holds a non-empty ``start ... end`` block."""
     span = block(text, start, end)
     return span is not None and text[span[0] : span[1]].strip() != ""
-
-
-def trailing_after(text: str, end: str) -> str:
-    """What follows the last ``end`` marker (``""`` if the marker is absent or nothing follows)."""
-    j = text.rfind(end)
-    return "" if j < 0 else text[j + len(end) :].strip()

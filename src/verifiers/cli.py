@@ -14,7 +14,7 @@ Exit status: 0 on success, 1 when ``validate`` finds fewer self-verifying golds 
 from __future__ import annotations
 
 import argparse
-import importlib
+import dataclasses
 import json
 import sys
 import time
@@ -23,17 +23,17 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from verifiers import tasks
 from verifiers._score import STATUSES, Score
 from verifiers.errors import VerifiersError
+from verifiers.tasks import Reference, Scorer
 
-TASKS = ("gsm8k", "math")
-# Default --min-rate for validate: GSM8K golds must all self-verify; a few MATH solutions box several answers.
-MIN_RATE = {"gsm8k": 1.0, "math": 0.995}
 _CHUNK = 512
 
 
-def _config(task: str, args: argparse.Namespace) -> Any:
-    module = importlib.import_module(f"verifiers.{task}")
+def _config(task: str, args: argparse.Namespace) -> tuple[Scorer, Any]:
+    scorer = tasks.get(task).scorer()
+    names = {f.name for f in dataclasses.fields(scorer.Config)}
     kwargs: dict[str, Any] = {"preset": args.preset, "mode": args.mode}
     if args.timeout is not None:
         kwargs["timeout"] = args.timeout
@@ -41,7 +41,10 @@ def _config(task: str, args: argparse.Namespace) -> Any:
         kwargs["rel_tol"] = args.rel_tol
     if args.max_chars is not None:
         kwargs["max_chars"] = args.max_chars
-    return module, module.Config(**kwargs)
+    unknown = sorted(k for k in kwargs if k not in names and not (k == "mode" and kwargs[k] == "flexible"))
+    if unknown:
+        raise VerifiersError(f"{task}'s scorer has no option {', '.join(unknown)}")
+    return scorer, scorer.Config(**{k: v for k, v in kwargs.items() if k in names})
 
 
 def _progress(total: int, label: str) -> tuple[Callable[[int], None], Callable[[], None]]:
@@ -57,12 +60,12 @@ def _progress(total: int, label: str) -> tuple[Callable[[int], None], Callable[[
     return (lambda n: progress.advance(task_id, n)), progress.stop
 
 
-def _score_all(module: Any, config: Any, responses: list[str], golds: list[str], workers: int | None,
+def _score_all(scorer: Scorer, config: Any, responses: list[str], golds: Sequence[Reference], workers: int | None,
                label: str) -> Iterator[Score]:
     advance, close = _progress(len(responses), label)
     try:
         for i in range(0, len(responses), _CHUNK):
-            chunk = module.score_batch(responses[i:i + _CHUNK], golds[i:i + _CHUNK], workers=workers,
+            chunk = scorer.score_batch(responses[i:i + _CHUNK], golds[i:i + _CHUNK], workers=workers,
                                        config=config)
             advance(len(chunk))
             yield from chunk
@@ -97,21 +100,23 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Rescore ``{response, gold}`` rows and write one result per row."""
     from verifiers.datasets import read_records
 
-    module, config = _config(args.task, args)
+    scorer, config = _config(args.task, args)
+    codec = tasks.get(args.task).reference
     rows = read_records(args.file)
-    responses, golds = [], []
+    responses: list[str] = []
+    golds: list[Reference] = []
     for n, row in enumerate(rows, 1):
         if not isinstance(row, dict) or args.response_field not in row or args.gold_field not in row:
             keys = sorted(row) if isinstance(row, dict) else type(row).__name__
             raise VerifiersError(f"{args.file} row {n} lacks {args.response_field!r}/{args.gold_field!r} "
                                  f"(it has {keys}); pick fields with --response-field/--gold-field")
         responses.append(str(row[args.response_field]))
-        golds.append(str(row[args.gold_field]))
+        golds.append(codec.decode(row[args.gold_field], str(row.get("setup_code") or "")))
     out_path = Path(args.output) if args.output else Path(args.file).with_suffix(".scored.jsonl")
     start = time.monotonic()
     counts: Counter[str] = Counter()
     with out_path.open("w", encoding="utf-8") as out:
-        for row, s in zip(rows, _score_all(module, config, responses, golds, args.workers, "scoring")):
+        for row, s in zip(rows, _score_all(scorer, config, responses, golds, args.workers, "scoring")):
             counts[s.status] += 1
             out.write(json.dumps({**row, "score": s.to_dict()}, ensure_ascii=False) + "\n")
     _summary(f"{args.task} {Path(args.file).name}", counts, len(rows), time.monotonic() - start)
@@ -126,10 +131,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     dataset = args.task
     if args.task == "math" and args.data and "500" in Path(args.data).name:
         dataset = "math500"
+    spec = tasks.get(dataset)
     problems = load_problems(dataset, args.data, split=args.split, limit=args.limit)
-    module, config = _config(args.task, args)
+    scorer, config = _config(args.task, args)
     start = time.monotonic()
-    scores = list(_score_all(module, config, [p.solution for p in problems], [p.gold for p in problems],
+    scores = list(_score_all(scorer, config, [p.solution for p in problems], [spec.reference.of(p) for p in problems],
                              args.workers, "validating"))
     counts: Counter[str] = Counter(s.status for s in scores)
     _summary(f"{args.task} golds self-verifying", counts, len(problems), time.monotonic() - start)
@@ -145,7 +151,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                                       "score": s.to_dict()}, ensure_ascii=False) + "\n")
         print(f"wrote {len(failures)} failures to {args.output}")
     rate = counts.get("correct", 0) / len(problems) if problems else 0.0
-    min_rate = MIN_RATE[args.task] if args.min_rate is None else args.min_rate
+    min_rate = spec.min_self_verify if args.min_rate is None else args.min_rate
     if rate < min_rate:
         print(f"FAIL: {rate:.2%} of golds self-verify, below --min-rate {min_rate:.2%}")
         return 1
@@ -154,7 +160,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _add_scoring_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--task", required=True, choices=TASKS, help="which scorer to use")
+    p.add_argument("--task", required=True, choices=tasks.names(), help="which task's scorer to use")
     p.add_argument("--preset", default="accuracy", choices=("accuracy", "book", "grail"),
                    help="reward weights (Config.preset)")
     p.add_argument("--mode", default="flexible", choices=("flexible", "strict"), help="Config.mode")

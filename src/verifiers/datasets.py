@@ -16,61 +16,20 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verifiers._extract import boxes
-from verifiers.errors import DataError
+from verifiers import tasks
+from verifiers._problem import Problem, gsm8k_final_answer, last_boxed
+from verifiers.errors import ConfigError, DataError
 
-DATASETS = ("gsm8k", "math", "math500", "mbpp", "arith")  # arith: generated, see verifiers.arith
-
-# Hub names used when no local source is given and VERIFIERS_DATA_DIR is unset.
-HUB_SOURCES: dict[str, tuple[str, str | None]] = {
-    "gsm8k": ("openai/gsm8k", "main"),
-    "math": ("DigitalLearningGmbH/MATH-lighteval", "default"),
-    "math500": ("HuggingFaceH4/MATH-500", None),
-    "mbpp": ("google-research-datasets/mbpp", "full"),
-}
-# Files inside VERIFIERS_DATA_DIR, by (dataset, split).
-_LOCAL_LAYOUT: dict[tuple[str, str], str] = {
-    ("gsm8k", "train"): "gsm8k/train.jsonl",
-    ("gsm8k", "test"): "gsm8k/test.jsonl",
-    ("math", "test"): "math/test.jsonl",
-    ("math500", "test"): "math/math500.jsonl",
-    ("mbpp", "train"): "mbpp/mbpp.jsonl",
-    ("mbpp", "test"): "mbpp/mbpp.jsonl",
-    ("mbpp", "validation"): "mbpp/mbpp.jsonl",
-    ("mbpp", "prompt"): "mbpp/mbpp.jsonl",
-    ("mbpp", "all"): "mbpp/mbpp.jsonl",
-}
-# The original MBPP split is by task id.
-_MBPP_SPLITS = {"prompt": range(1, 11), "test": range(11, 511), "validation": range(511, 601),
-                "train": range(601, 975)}
+__all__ = ["Problem", "gsm8k_final_answer", "last_boxed", "load_problems", "read_records"]
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One dataset problem, normalized across datasets.
-
-    Attributes:
-        id: stable identifier (``gsm8k/test/0``, the MATH ``unique_id``, ``mbpp/11``).
-        question: the problem text shown to the model.
-        gold: the reference final answer (GSM8K: text after ``####``; MATH: final boxed answer;
-            MBPP: empty, the tests are the reference).
-        solution: the reference worked solution (MBPP: reference code).
-        tests: MBPP assert statements; empty for math datasets.
-        setup_code: MBPP test set-up code (imports), run before the tests.
-        meta: extra fields kept from the source row (level, subject, ...).
-    """
-
-    id: str
-    question: str
-    gold: str
-    solution: str = ""
-    tests: tuple[str, ...] = ()
-    setup_code: str = ""
-    meta: Mapping[str, Any] = field(default_factory=dict)
+def __getattr__(name: str) -> Any:
+    if name == "DATASETS":  # the registry's names, read when asked (a task registered later is included)
+        return tasks.names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *, split: str = "test",
@@ -78,7 +37,7 @@ def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *,
     """Load a dataset's problems.
 
     Args:
-        dataset: one of ``DATASETS``.
+        dataset: a task name (`verifiers.tasks.names`).
         source: a local ``.jsonl``/``.json``/``.parquet`` file, a folder holding ``{split}.*``, or a hub
             name. ``None`` means ``VERIFIERS_DATA_DIR`` if set, else the default hub name.
         split: split to load (``train``/``test``; MBPP also ``validation``, ``prompt``, ``all``).
@@ -87,18 +46,21 @@ def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *,
     Raises:
         DataError: unknown dataset, missing file, or rows without the fields the dataset needs.
     """
-    if dataset not in DATASETS:
-        raise DataError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}")
-    if dataset == "arith" and source is None:  # synthetic: generated, no file needed
-        from verifiers import arith
-
-        rows = arith.generate(limit if limit is not None else arith.DEFAULT_SIZES.get(split, 500), split=split)
+    try:
+        spec = tasks.get(dataset)
+    except ConfigError as e:
+        raise DataError(str(e).replace("unknown task", "unknown dataset")) from None
+    if spec.generate is not None and source is None:  # synthetic: generated, no file needed
+        rows: Iterable[Any] = spec.generate(split, limit)
     else:
-        rows = _read_source(dataset, source, split)
-    problems = [_to_problem(dataset, split, i, row) for i, row in enumerate(rows)]
-    if dataset == "mbpp" and split in _MBPP_SPLITS and _looks_like_full_mbpp(problems):
-        wanted = _MBPP_SPLITS[split]
-        problems = [p for p in problems if int(p.meta.get("task_id", -1)) in wanted]
+        rows = _read_source(spec, source, split)
+    problems = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise DataError(f"{dataset} row {i}: expected an object, got {type(row).__name__}")
+        problems.append(spec.read_row(dataset, split, i, row))
+    if spec.select is not None:
+        problems = spec.select(problems, split)
     if limit is not None:
         problems = problems[: max(0, limit)]
     return problems
@@ -134,32 +96,17 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def gsm8k_final_answer(solution: str) -> str:
-    """The text after the last ``####`` of a GSM8K solution (``""`` if there is none)."""
-    _, sep, tail = solution.rpartition("####")
-    return tail.strip() if sep else ""
-
-
-def last_boxed(text: str) -> str | None:
-    """Content of the last complete ``\\boxed{...}`` / ``\\fbox{...}`` in ``text``, or ``None``.
-
-    An unclosed last box does not fall back to an earlier one (the scorers' own rule, `_extract.boxes`),
-    and like the scorers it reads at most the first ``MAX_BOXES`` boxes of a text.
-    """
-    found, unclosed = boxes(text)
-    return None if unclosed or not found else found[-1][0].strip()
-
-
-def _read_source(dataset: str, source: str | os.PathLike[str] | None, split: str) -> Iterable[dict]:
+def _read_source(spec: tasks.TaskSpec, source: str | os.PathLike[str] | None, split: str) -> Iterable[dict]:
     if source is None:
         data_dir = os.environ.get("VERIFIERS_DATA_DIR")
         if data_dir:
-            rel = _LOCAL_LAYOUT.get((dataset, split))
+            rel = spec.local_files.get(split)
             if rel is None:
-                raise DataError(f"{dataset} has no {split!r} split in VERIFIERS_DATA_DIR={data_dir}")
+                raise DataError(f"{spec.name} has no {split!r} split in VERIFIERS_DATA_DIR={data_dir}")
             return read_records(Path(data_dir) / rel)
-        name, config = HUB_SOURCES[dataset]
-        return _read_hub(name, config, split)
+        if spec.hub is None:
+            raise DataError(f"{spec.name} has no hub source; pass a local file or set VERIFIERS_DATA_DIR")
+        return _read_hub(*spec.hub, split)
     path = Path(source)
     if path.is_file():
         return read_records(path)
@@ -168,13 +115,14 @@ def _read_source(dataset: str, source: str | os.PathLike[str] | None, split: str
             candidate = path / f"{split}{suffix}"
             if candidate.is_file():
                 return read_records(candidate)
-        rel = _LOCAL_LAYOUT.get((dataset, split))
+        rel = spec.local_files.get(split)
         if rel and (path / Path(rel).name).is_file():
             return read_records(path / Path(rel).name)
         raise DataError(f"{path} holds no {split}.jsonl/.json/.parquet")
     if str(source).endswith((".jsonl", ".json", ".parquet")) or os.sep in str(source) and not _is_hub_name(str(source)):
         raise DataError(f"no such file: {source}")
-    return _read_hub(str(source), HUB_SOURCES[dataset][1] if str(source) == HUB_SOURCES[dataset][0] else None, split)
+    hub_name, hub_config = spec.hub or ("", None)
+    return _read_hub(str(source), hub_config if str(source) == hub_name else None, split)
 
 
 def _is_hub_name(s: str) -> bool:
@@ -193,44 +141,3 @@ def _read_hub(name: str, config: str | None, split: str) -> list[dict]:
         raise DataError(f"could not load {name!r} split {split!r} from the hub ({type(e).__name__}: {e}); "
                         "pass a local file instead") from e
     return [dict(r) for r in ds]
-
-
-def _looks_like_full_mbpp(problems: list[Problem]) -> bool:
-    return len(problems) > 600 and all("task_id" in p.meta for p in problems[:5])
-
-
-def _require(row: Mapping[str, Any], keys: tuple[str, ...], where: str) -> list[Any]:
-    for k in keys:
-        if k in row and row[k] is not None:
-            return [row[k]]
-    raise DataError(f"{where}: row has none of the fields {keys}; it has {sorted(row)}")
-
-
-def _to_problem(dataset: str, split: str, i: int, row: Mapping[str, Any]) -> Problem:
-    where = f"{dataset} row {i}"
-    if not isinstance(row, Mapping):
-        raise DataError(f"{where}: expected an object, got {type(row).__name__}")
-    if dataset in ("gsm8k", "arith"):
-        (question,) = _require(row, ("question", "problem"), where)
-        (solution,) = _require(row, ("answer", "solution"), where)
-        gold = gsm8k_final_answer(str(solution))
-        meta = {"level": row["level"]} if "level" in row else {}
-        return Problem(f"{dataset}/{split}/{i}", str(question), gold, str(solution), meta=meta)
-    if dataset in ("math", "math500"):
-        (question,) = _require(row, ("problem", "question"), where)
-        (solution,) = _require(row, ("solution",), where)
-        gold = row.get("answer") or last_boxed(str(solution)) or ""
-        meta = {k: row[k] for k in ("subject", "type", "level") if k in row}
-        pid = str(row.get("unique_id") or f"{dataset}/{split}/{i}")
-        return Problem(pid, str(question), str(gold), str(solution), meta=meta)
-    (question,) = _require(row, ("text", "prompt", "question"), where)
-    (tests,) = _require(row, ("test_list",), where)
-    if isinstance(tests, str):
-        tests = json.loads(tests)
-    setup = row.get("test_setup_code") or "\n".join(row.get("test_imports") or [])
-    task_id = row.get("task_id", i)
-    meta = {"task_id": task_id}
-    if row.get("challenge_test_list"):
-        meta["challenge_tests"] = list(row["challenge_test_list"])
-    return Problem(f"mbpp/{task_id}", str(question), "", str(row.get("code", "")), tuple(tests),
-                   str(setup), meta)

@@ -15,12 +15,12 @@ Everything is in-process and bounded (linear regexes, capped sizes): there is no
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from verifiers._config import DEFAULT_MAX_CHARS, ScorerConfig
+from verifiers._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig
 from verifiers._extract import (
     FALLBACK_MARKERS,
     HEDGE_GAP,
@@ -59,7 +59,7 @@ class Config(ScorerConfig):
     """
 
     markers: tuple[str, ...] = ("hash", "answer_tag", "boxed", "final_answer", "last_number")
-    task: ClassVar[str] = "gsm8k"
+    presets: ClassVar[Mapping[str, Mapping[str, float]]] = PRESETS["gsm8k"]
 
 
 _DEFAULT = Config()
@@ -187,7 +187,7 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str]:
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:
-    weights: tuple[tuple[str, float], ...] = cfg._weights  # type: ignore[attr-defined]
+    weights: tuple[tuple[str, float], ...] = cfg.resolved_weights
     names = frozenset(k for k, _ in weights)
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
@@ -271,4 +271,4 @@ def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int 
     """
     from verifiers._batch import run_batch
 
-    return run_batch("gsm8k", responses, golds, workers=workers, config=config)
+    return run_batch("gsm8k", score, responses, golds, workers=workers, config=config)

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from verifiers._answer import Answer, Coll, Eq, Expr, parse_answer
-from verifiers._config import DEFAULT_TIMEOUT, ScorerConfig
+from verifiers._config import DEFAULT_TIMEOUT, PRESETS, ScorerConfig
 from verifiers._equivalence import SymbolicUnavailable, compare, compare_answers
 from verifiers._evaluate import Inexact, TooLarge, Undefined, constant_value, reset_budget, value_key
 from verifiers._extract import (
@@ -70,7 +70,7 @@ class Config(ScorerConfig):
     """
 
     markers: tuple[str, ...] = ("answer_tag", "boxed", "final_answer", "hash", "last_expression")
-    task: ClassVar[str] = "math"
+    presets: ClassVar[Mapping[str, Mapping[str, float]]] = PRESETS["math"]
     rel_tol: float = 1e-9
 
 
@@ -213,7 +213,7 @@ def _answer_text(marker: str, text: str) -> str:
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:
-    weights: tuple[tuple[str, float], ...] = cfg._weights  # type: ignore[attr-defined]
+    weights: tuple[tuple[str, float], ...] = cfg.resolved_weights
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
@@ -246,7 +246,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if len(found.parts) > 1 and refusal.startswith("hedged") and found.joined and _multi_valued(gold_answer):
         # several boxes for a gold with several values: together they are one answer (a set)
         answer = ", ".join(normalize(p) for p in found.parts)
-        typed = Coll(tuple(_flatten(parse_answer(normalize(p)) for p in found.parts)), bare=True)
+        typed: Answer | None = Coll(tuple(_flatten(parse_answer(normalize(p)) for p in found.parts)), bare=True)
         refusal = ""
     else:
         raw = _answer_text(found.marker, found.text)
@@ -323,4 +323,4 @@ def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int 
     """
     from verifiers._batch import run_batch
 
-    return run_batch("math", responses, golds, workers=workers, config=config)
+    return run_batch("math", score, responses, golds, workers=workers, config=config)

@@ -21,15 +21,16 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-from verifiers._config import DEFAULT_MAX_CHARS, check_budgets, resolve_weights
-from verifiers._rewards import Tags, block, combine, has_block
+from verifiers._config import BaseConfig
+from verifiers._problem import CodeTests
+from verifiers._rewards import block, combine, has_block
 from verifiers._score import Score, Status
 from verifiers.errors import ConfigError, SandboxError
-from verifiers.sandbox._judge import parse_python
+from verifiers.sandbox._setup import parse_python
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -53,7 +54,7 @@ _STATUS_MAP: dict[str, Status] = {
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(BaseConfig):
     """How MBPP solutions are extracted, run and rewarded (frozen, hashable).
 
     Attributes:
@@ -67,13 +68,12 @@ class Config:
         max_chars: responses longer than this are cut to their last ``max_chars`` characters.
     """
 
-    preset: str = "accuracy"
-    weights: Mapping[str, float] | tuple[tuple[str, float], ...] | None = None
+    presets: ClassVar[Mapping[str, Mapping[str, float]]] = PRESETS
+    parts: ClassVar[tuple[str, ...]] = PARTS
+
+    timeout: float = 5.0
     sources: tuple[str, ...] = SOURCES
     fence: Literal["last", "all"] = "last"
-    tags: Tags = field(default_factory=Tags)
-    timeout: float = 5.0
-    max_chars: int = DEFAULT_MAX_CHARS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sources", tuple(self.sources))
@@ -82,11 +82,7 @@ class Config:
             raise ConfigError(f"sources must be a non-empty subset of {SOURCES}, got {self.sources!r}")
         if self.fence not in ("last", "all"):
             raise ConfigError(f"fence must be 'last' or 'all', got {self.fence!r}")
-        check_budgets(self.timeout, self.max_chars)
-        resolved = resolve_weights(self.weights, self.preset, PRESETS, PARTS)
-        if self.weights is not None:  # keep the config hashable
-            object.__setattr__(self, "weights", resolved)
-        object.__setattr__(self, "_weights", resolved)
+        super().__post_init__()
 
 
 _DEFAULT = Config()
@@ -183,7 +179,7 @@ def _parts(response: str, code: str | None, result: ExecutionResult | None, cfg:
 
 def _to_score(response: str, code: str | None, source: str, result: ExecutionResult | None,
               cfg: Config, error: str = "") -> Score:
-    weights = dict(cfg._weights)  # type: ignore[attr-defined]
+    weights = dict(cfg.resolved_weights)
     parts = _parts(response, code, result, cfg)
     reward = combine(parts, weights)
     if code is None:
@@ -198,13 +194,13 @@ def _to_score(response: str, code: str | None, source: str, result: ExecutionRes
     return Score(reward, result.passed, status, code, parts, why[:500])
 
 
-def score(response: str, tests: Sequence[str], *, setup_code: str = "", config: Config | None = None,
+def score(response: str, tests: Sequence[str] | CodeTests, *, setup_code: str = "", config: Config | None = None,
           pool: CodePool | None = None) -> Score:
     """Score one response against MBPP assert ``tests``; never raises for model output.
 
     Args:
         response: the model output.
-        tests: MBPP ``test_list`` assert statements (the reference).
+        tests: MBPP ``test_list`` assert statements (the reference), or a `CodeTests` carrying its set-up code.
         setup_code: MBPP ``test_setup_code`` (run after the solution, before the tests).
         config: extraction/reward settings (default `Config()`).
         pool: a `verifiers.sandbox.CodePool`; default: the shared lazily started pool.
@@ -215,16 +211,22 @@ def score(response: str, tests: Sequence[str], *, setup_code: str = "", config: 
     return score_batch([response], [tests], [setup_code], config=config, pool=pool)[0]
 
 
-def score_batch(responses: Sequence[str], tests: Sequence[Sequence[str]], setup_codes: Sequence[str] | None = None,
-                *, config: Config | None = None, pool: CodePool | None = None) -> list[Score]:
-    """Score many responses in parallel over the pool; results in input order."""
+def score_batch(responses: Sequence[str], tests: Sequence[Sequence[str] | CodeTests],
+                setup_codes: Sequence[str] | None = None, *, workers: int | None = None, config: Config | None = None,
+                pool: CodePool | None = None) -> list[Score]:
+    """Score many responses in parallel over the pool; results in input order.
+
+    ``workers`` is accepted for the common scorer signature; the pool's size sets the parallelism. A
+    `CodeTests` item's set-up code is used where ``setup_codes`` gives none.
+    """
     from verifiers.sandbox import default_pool
 
     cfg = config or _DEFAULT
     if len(tests) != len(responses) or (setup_codes is not None and len(setup_codes) != len(responses)):
         raise ConfigError("responses, tests and setup_codes must have the same length")
     setups = [s or "" for s in setup_codes] if setup_codes is not None else [""] * len(responses)
-    test_lists = [list(t) for t in tests]
+    setups = [s or (t.setup_code if isinstance(t, CodeTests) else "") for s, t in zip(setups, tests)]
+    test_lists = [list(t.tests if isinstance(t, CodeTests) else t) for t in tests]
     # checked before any job is queued: a bad item fails the whole call, not half of it
     if any(isinstance(t, str | bytes) for t in tests) or any(not isinstance(x, str) for t in test_lists for x in t):
         raise ConfigError("tests must hold one list of assert strings per response (a bare string is not a list)")

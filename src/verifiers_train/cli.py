@@ -29,14 +29,14 @@ Registrar = Callable[[Any], None]
 
 # ---------------------------------------------------------------- prepare
 def _add_prepare(sub: Any) -> None:
-    from verifiers.datasets import DATASETS
+    from verifiers import tasks
     from verifiers_train.prepare import DEFAULT_MAX_PROMPT_LENGTH
     from verifiers_train.templates import TEMPLATES
 
     p = sub.add_parser("prepare", help="write a dataset as verl parquet (train.parquet/test.parquet)",
                        description="Write a dataset as verl 0.9.1 parquet files. Templates: " + "; ".join(
                            f"{t.name}: {t.description}" for t in TEMPLATES.values()))
-    p.add_argument("--dataset", required=True, choices=DATASETS)
+    p.add_argument("--dataset", required=True, choices=tasks.names())
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--source", help="local .jsonl/.json/.parquet file or folder, or a hub name "
                                     "(default: VERIFIERS_DATA_DIR, else the hub; arith is generated)")
@@ -125,9 +125,9 @@ def _cmd_run(a: argparse.Namespace) -> int:
         (p.run_dir / "verl_config.yaml").write_text(OmegaConf.to_yaml(config), encoding="utf-8")
         print(f"verl accepted the config ({what}); saved {p.run_dir}/verl_config.yaml")
     if a.dry_run:
-        from verifiers_train.run import _same_run
+        from verifiers_train.run import same_run
 
-        if not _same_run(p.run_dir, p):
+        if not same_run(p.run_dir, p):
             from verifiers.errors import ConfigError
 
             raise ConfigError(f"{p.run_dir} holds a different run; pass another --out to save this dry run")

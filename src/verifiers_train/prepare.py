@@ -27,31 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verifiers.datasets import DATASETS, Problem, load_problems
+from verifiers import tasks
+from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError, DataError
-from verifiers_train.templates import DEFAULT_TEMPLATE, build_messages, get_template
+from verifiers_train.templates import build_messages, get_template
 
-__all__ = ["ABILITIES", "DATA_SOURCES", "DEFAULT_SPLITS", "PrepareResult", "prepare", "prompt_length_fn",
-           "read_meta", "to_row"]
+__all__ = ["PrepareResult", "prepare", "prompt_length_fn", "read_meta", "to_row"]
 
-# `data_source` written per dataset. GSM8K and MATH keep verl's own names so verl's built-in scorer
-# can be swapped in for comparison; `compute_score` accepts these and the short names.
-DATA_SOURCES: dict[str, str] = {
-    "gsm8k": "openai/gsm8k",
-    "math": "DigitalLearningGmbH/MATH-lighteval",
-    "math500": "HuggingFaceH4/MATH-500",
-    "mbpp": "mbpp",
-    "arith": "arith",
-}
-ABILITIES: dict[str, str] = {"gsm8k": "math", "math": "math", "math500": "math", "mbpp": "code", "arith": "math"}
-# Which splits each dataset writes by default (output name -> source split).
-DEFAULT_SPLITS: dict[str, dict[str, str]] = {
-    "gsm8k": {"train": "train", "test": "test"},
-    "math": {"train": "train", "test": "test"},
-    "math500": {"test": "test"},
-    "mbpp": {"train": "train", "test": "test"},
-    "arith": {"train": "train", "test": "test"},
-}
 DEFAULT_MAX_PROMPT_LENGTH = 1024
 # Without a tokenizer, prompt tokens are estimated from characters. English BPE averages ~4 chars per
 # token; 3 over-estimates on purpose so a kept prompt is very unlikely to be too long for verl.
@@ -115,12 +97,12 @@ def prompt_length_fn(tokenizer: str | None) -> tuple[Callable[[list[dict[str, st
 def to_row(problem: Problem, dataset: str, split: str, index: int, messages: list[dict[str, str]],
            data_source: str) -> dict[str, Any]:
     """One verl parquet row for ``problem``."""
-    ground_truth = json.dumps(list(problem.tests)) if dataset == "mbpp" else problem.gold
+    spec = tasks.get(dataset)
     return {
         "data_source": data_source,
         "prompt": messages,
-        "ability": ABILITIES[dataset],
-        "reward_model": {"style": "rule", "ground_truth": ground_truth},
+        "ability": spec.ability,
+        "reward_model": {"style": "rule", "ground_truth": spec.reference.encode(problem)},
         "extra_info": {
             "split": split,
             "index": index,
@@ -141,17 +123,17 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
     """Load a dataset and write verl parquet files into ``out``.
 
     Args:
-        dataset: one of `verifiers.datasets.DATASETS`.
+        dataset: a task name (`verifiers.tasks.names`).
         out: output folder (created).
         source: local file/folder or hub name (see `load_problems`); ``None``: ``VERIFIERS_DATA_DIR`` or hub.
         test_source: a separate source for the test split (e.g. ``math500.jsonl`` next to MATH's train).
-        splits: output split -> source split; default `DEFAULT_SPLITS[dataset]`.
-        template: prompt template name; default `DEFAULT_TEMPLATE[dataset]`.
+        splits: output split -> source split; default the task's ``splits``.
+        template: prompt template name; default the task's ``template``.
         system_prompt: replaces the template's system prompt.
         max_prompt_length: prompts longer than this many tokens are dropped (and counted).
         tokenizer: tokenizer to measure prompts with; ``None`` uses a conservative character estimate.
         limit: keep at most this many problems per split (before filtering).
-        data_source: overrides the ``data_source`` column (default `DATA_SOURCES[dataset]`).
+        data_source: overrides the ``data_source`` column (default the task's first ``data_sources``).
         echo: where progress lines go; ``None`` for silence.
 
     Returns:
@@ -161,14 +143,15 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
         DataError: unknown dataset, missing source, or a split that ends up empty.
         ConfigError: unknown template, bad tokenizer, non-positive ``max_prompt_length``.
     """
-    if dataset not in DATASETS:
-        raise DataError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}")
+    if dataset not in tasks.names():
+        raise DataError(f"unknown dataset {dataset!r}; choose one of {', '.join(tasks.names())}")
+    spec = tasks.get(dataset)
     if max_prompt_length <= 0:
         raise ConfigError(f"max_prompt_length must be positive, got {max_prompt_length}")
-    template = template or DEFAULT_TEMPLATE.get(dataset, "plain")
+    template = template or spec.template
     get_template(template)  # fail on a bad name before loading anything
-    splits = dict(splits or DEFAULT_SPLITS[dataset])
-    source_name = data_source or DATA_SOURCES[dataset]
+    splits = dict(splits or spec.splits)
+    source_name = data_source or spec.data_sources[0]
     measure, measure_label = prompt_length_fn(tokenizer)
     say = echo or (lambda _msg: None)
 

@@ -19,29 +19,23 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import json
 import logging
 import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from verifiers import tasks as registry
+from verifiers._config import BaseConfig
 from verifiers._rewards import Tags
 from verifiers.errors import ConfigError
+from verifiers.tasks import Scorer
 
-__all__ = ["CORE_KEYS", "TAG_PRESETS", "TASKS", "check_reward_kwargs", "compute_score", "result_keys",
-           "task_for"]
+__all__ = ["CORE_KEYS", "TAG_PRESETS", "check_reward_kwargs", "compute_score", "config_for", "freeze",
+           "result_keys", "scorer_names", "task_for"]
 
 logger = logging.getLogger(__name__)
 
-# data_source -> scorer module. Short names plus the hub names verl's own examples write.
-TASKS: dict[str, str] = {
-    "gsm8k": "gsm8k", "openai/gsm8k": "gsm8k", "arith": "gsm8k",
-    "math": "math", "math500": "math", "lighteval/MATH": "math",
-    "DigitalLearningGmbH/MATH-lighteval": "math", "HuggingFaceH4/MATH-500": "math",
-    "mbpp": "mbpp", "google-research-datasets/mbpp": "mbpp", "Muennighoff/mbpp": "mbpp",
-}
 # Keys present in every result, before the reward parts.
 CORE_KEYS: tuple[str, ...] = ("score", "acc", "pred", "no_answer", "timeout", "error")
 # Named tag sets for the ``tags`` reward kwarg (a mapping of `Tags` fields also works).
@@ -49,25 +43,35 @@ TAG_PRESETS: dict[str, Tags] = {
     "grail": Tags(),
     "think": Tags("<think>", "</think>", "<answer>", "</answer>"),
 }
-SCORERS: tuple[str, ...] = ("gsm8k", "math", "mbpp")
 # verl passes these itself (reward-model routing); they are not reward kwargs of ours.
 _VERL_KWARGS = frozenset({"reward_router_address", "reward_model_tokenizer"})
 # Log the first few scoring failures per process in full, then one in _LOG_EVERY.
 _LOG_FIRST, _LOG_EVERY = 5, 1000
 _errors = 0
-_MODULES: dict[str, Any] = {}  # scorer modules by task, to skip importlib on every sample
 _errors_lock = threading.Lock()
 
 
 def task_for(data_source: str) -> str | None:
-    """The scorer name (``gsm8k``/``math``/``mbpp``) for a ``data_source``, or ``None`` if unknown."""
-    if data_source in TASKS:
-        return TASKS[data_source]
-    low = data_source.lower()
-    for key in ("gsm8k", "arith", "math", "mbpp"):
-        if key in low:
-            return TASKS[key]
-    return None
+    """The scorer name (``gsm8k``/``math``/``mbpp``) for a ``data_source``, or ``None`` if unknown.
+
+    A data source or task name of `verifiers.tasks`; see `verifiers.tasks.for_data_source`.
+    """
+    spec = registry.for_data_source(data_source)
+    return spec.scorer_name if spec is not None else None
+
+
+def scorer_names() -> tuple[str, ...]:
+    """The distinct scorers of the registered tasks (``gsm8k``, ``math``, ``mbpp``, ...)."""
+    return tuple(dict.fromkeys(registry.get(n).scorer_name for n in registry.names()))
+
+
+def _scorer(name: str) -> Scorer:
+    """The scorer called ``name`` (the scorer of the first task that names it)."""
+    for task in registry.names():
+        spec = registry.get(task)
+        if spec.scorer_name == name:
+            return spec.scorer()
+    raise ConfigError(f"unknown reward task {name!r}; use one of {', '.join(scorer_names())}")
 
 
 def _plain(value: Any) -> Any:
@@ -81,12 +85,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _freeze(value: Any) -> Any:
+def freeze(value: Any) -> Any:
+    """Reward kwargs (possibly OmegaConf containers) as nested tuples, hashable for the config cache."""
     value = _plain(value)
     if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
     if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
+        return tuple(freeze(v) for v in value)
     return value
 
 
@@ -106,22 +111,17 @@ def _tags(spec: Any) -> Tags:
         raise ConfigError(f"bad tags {spec!r}: {e}") from e
 
 
-def _fields(task: str) -> set[str]:
-    cls = getattr(importlib.import_module(f"verifiers.{task}"), "Config", None)
-    return {f.name for f in dataclasses.fields(cls)} if cls is not None and dataclasses.is_dataclass(cls) else set()
+def _fields(scorer: str) -> set[str]:
+    return {f.name for f in dataclasses.fields(_scorer(scorer).Config) if f.init}
 
 
 @lru_cache(maxsize=64)
-def _config(task: str, frozen_kwargs: tuple[tuple[str, Any], ...]) -> Any:
-    """The scorer module's ``Config`` for these kwargs (cached: configs are frozen and hashable).
+def _config(scorer: str, frozen_kwargs: tuple[tuple[str, Any], ...]) -> BaseConfig:
+    """The scorer's ``Config`` for these kwargs (cached: configs are frozen and hashable).
 
-    Each kwarg that names a field of the task's ``Config`` is passed to it; the others are for other tasks.
+    Each kwarg that names a field of the scorer's ``Config`` is passed to it; the others are for other scorers.
     """
-    module = importlib.import_module(f"verifiers.{task}")
-    cls = getattr(module, "Config", None)
-    if cls is None:
-        return None
-    names = _fields(task)
+    names = _fields(scorer)
     values: dict[str, Any] = {}
     for key, value in frozen_kwargs:
         if key not in names or value is None:
@@ -134,52 +134,48 @@ def _config(task: str, frozen_kwargs: tuple[tuple[str, Any], ...]) -> Any:
             value = tuple(value)
         values[key] = value
     try:
-        return cls(**values)
+        return _scorer(scorer).Config(**values)
     except (TypeError, ValueError) as e:
-        raise ConfigError(f"bad reward kwargs for {task} ({', '.join(map(str, values))}): {e}") from e
+        raise ConfigError(f"bad reward kwargs for {scorer} ({', '.join(map(str, values))}): {e}") from e
 
 
-def _part_names(config: Any) -> tuple[str, ...]:
-    # The effective weights (preset or explicit) name the parts this config rewards or logs.
-    weights = getattr(config, "_weights", None) or getattr(config, "weights", None)
-    if isinstance(weights, Mapping):
-        return tuple(str(k) for k in weights)
-    if isinstance(weights, tuple):
-        return tuple(str(pair[0]) for pair in weights)
-    return ()
+def config_for(scorer: str, **reward_kwargs: Any) -> BaseConfig:
+    """The ``Config`` of ``scorer`` (a scorer, task or data-source name) that these reward kwargs make."""
+    return _config(task_for(scorer) or scorer, freeze(reward_kwargs))
 
 
 @lru_cache(maxsize=64)
-def _keys(frozen_kwargs: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+def _keys(frozen_kwargs: tuple[tuple[str, Any], ...], scorers: tuple[str, ...]) -> tuple[str, ...]:
     parts: list[str] = []
-    for task in SCORERS:
+    for scorer in scorers:  # passed in, so a scorer registered later gets its own cache entry
         try:
-            config = _config(task, frozen_kwargs)
+            config = _config(scorer, frozen_kwargs)
         except Exception:  # noqa: BLE001, S112 - a scorer that cannot build this config adds no part names
             continue
-        parts.extend(p for p in _part_names(config) if p not in parts)
+        parts.extend(p for p, _ in config.resolved_weights if p not in parts)
     return CORE_KEYS + tuple(f"part_{p}" for p in parts)
 
 
 def result_keys(**reward_kwargs: Any) -> tuple[str, ...]:
     """The keys every `compute_score` result has for these reward kwargs (core keys + ``part_<name>``)."""
-    return _keys(_freeze(reward_kwargs))
+    return _keys(freeze(reward_kwargs), scorer_names())
 
 
-def check_reward_kwargs(tasks: tuple[str, ...] = SCORERS, **reward_kwargs: Any) -> None:
+def check_reward_kwargs(tasks: tuple[str, ...] | None = None, **reward_kwargs: Any) -> None:
     """Raise `ConfigError` now for reward kwargs `compute_score` would reject on every sample.
 
     Used by ``verifiers-train run`` before launching, so a typo fails in seconds, not as a run of zeros.
 
     Args:
-        tasks: scorers the run will use (their modules must import and accept the kwargs).
+        tasks: scorers the run will use (their modules must import and accept the kwargs); default all.
         **reward_kwargs: ``task`` or any field of the scorers' ``Config`` (preset, weights, tags, mode, ...).
     """
     if reward_kwargs.get("task"):
-        tasks = (TASKS.get(reward_kwargs["task"], reward_kwargs["task"]),)
-    bad_task = [t for t in tasks if t not in SCORERS]
+        tasks = (task_for(reward_kwargs["task"]) or reward_kwargs["task"],)
+    tasks = scorer_names() if tasks is None else tasks
+    bad_task = [t for t in tasks if t not in scorer_names()]
     if bad_task:
-        raise ConfigError(f"unknown reward task {bad_task[0]!r}; use one of {', '.join(SCORERS)}")
+        raise ConfigError(f"unknown reward task {bad_task[0]!r}; use one of {', '.join(scorer_names())}")
     known: set[str] = {"task"}
     for t in tasks:
         try:
@@ -189,7 +185,7 @@ def check_reward_kwargs(tasks: tuple[str, ...] = SCORERS, **reward_kwargs: Any) 
     unknown = sorted(set(reward_kwargs) - known)
     if unknown:
         raise ConfigError(f"unknown reward kwargs {unknown}; known: {', '.join(sorted(known))}")
-    frozen = _freeze(reward_kwargs)
+    frozen = freeze(reward_kwargs)
     for t in tasks:
         _config(t, frozen)
 
@@ -209,22 +205,15 @@ def _note_error(data_source: str, exc: BaseException) -> None:
                      data_source, n, exc, exc_info=None if isinstance(exc, ConfigError) else exc)
 
 
-def _tests(ground_truth: Any) -> list[str]:
-    if isinstance(ground_truth, str):
-        decoded = json.loads(ground_truth)
-        return [str(t) for t in (decoded if isinstance(decoded, list) else [decoded])]
-    return [str(t) for t in ground_truth]
-
-
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Mapping[str, Any] | None = None,
                   **kwargs: Any) -> dict[str, Any]:
     """Score one response for verl; never raises.
 
     Args:
-        data_source: the row's ``data_source`` (see `TASKS`; names containing gsm8k/math/mbpp also work).
+        data_source: the row's ``data_source`` (see `verifiers.tasks.for_data_source`).
         solution_str: the decoded response (verl passes the response only, not the prompt).
         ground_truth: the gold answer; for MBPP a JSON-encoded list of assert statements.
-        extra_info: the row's ``extra_info``; MBPP reads ``setup_code``. Read, never modified.
+        extra_info: the row's ``extra_info``; code tasks read ``setup_code``. Read, never modified.
         **kwargs: reward kwargs (verl's ``reward_kwargs``): ``task`` (force a scorer) or any field of the
             scorers' ``Config``: ``preset``, ``weights`` (part -> weight), ``tags`` (``grail``/``think`` or a
             mapping), ``mode``, ``timeout``, ... A field only some scorers have goes to those.
@@ -234,28 +223,23 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
         ``no_answer``/``timeout``/``error`` flags (0/1), and ``part_<name>`` for each reward part.
     """
     ours = {k: v for k, v in kwargs.items() if k not in _VERL_KWARGS and v is not None}
-    frozen = _freeze(ours) if ours else ()
+    frozen = freeze(ours) if ours else ()
     try:
-        keys = _keys(frozen)
+        keys = _keys(frozen, scorer_names())
     except Exception as exc:  # noqa: BLE001 - pragma: no cover; only if even the core keys fail
         _note_error(data_source, exc)
         keys = CORE_KEYS
     result = _empty(keys)
     try:
-        task = ours.get("task") or task_for(str(data_source))
-        task = TASKS.get(task, task) if task else None
-        if task not in SCORERS:
-            raise ConfigError(f"no verifiers scorer for data_source {data_source!r}; known: {', '.join(TASKS)}")
+        spec = registry.for_data_source(str(ours.get("task") or data_source))
+        if spec is None:
+            raise ConfigError(f"no verifiers scorer for data_source {data_source!r}; known tasks: "
+                              f"{', '.join(registry.names())} (and their data_source names)")
         # No kwargs: pass config=None so the scorer can take its default fast path.
-        config = _config(task, frozen) if frozen else None
-        module = _MODULES.get(task) or importlib.import_module(f"verifiers.{task}")
-        _MODULES[task] = module
+        config = _config(spec.scorer_name, frozen) if frozen else None
         text = solution_str if isinstance(solution_str, str) else str(solution_str)
-        if task == "mbpp":
-            setup = str((extra_info or {}).get("setup_code") or "")
-            s = module.score(text, _tests(ground_truth), setup_code=setup, config=config)
-        else:
-            s = module.score(text, str(ground_truth), config=config)
+        reference = spec.reference.decode(ground_truth, str((extra_info or {}).get("setup_code") or ""))
+        s = spec.scorer().score(text, reference, config=config)
     except Exception as exc:  # noqa: BLE001 - a bad sample is data, not a crash: flag it, keep the batch going
         _note_error(str(data_source), exc)
         result["error"] = 1.0

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verifiers.datasets import DATASETS
+from verifiers import tasks
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.failures import FailureDetector
 from verifiers_train.metrics import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
@@ -132,8 +132,8 @@ def check_options(o: RunOptions) -> list[str]:
     warnings: list[str] = []
     if o.algo not in ALGOS:
         raise ConfigError(f"unknown algo {o.algo!r}; choose one of {', '.join(ALGOS)}")
-    if o.dataset not in DATASETS:
-        raise DataError(f"unknown dataset {o.dataset!r}; choose one of {', '.join(DATASETS)}")
+    if o.dataset not in tasks.names():
+        raise DataError(f"unknown dataset {o.dataset!r}; choose one of {', '.join(tasks.names())}")
     positive = ("gpus", "nodes", "tp", "batch_size", "mini_batch_size", "micro_batch_size",
                 "log_prob_micro_batch_size", "max_prompt_length", "max_response_length", "epochs")
     for name in positive:
@@ -368,7 +368,7 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
                    list(extra_overrides), warnings)
 
 
-def _same_run(run_dir: Path, p: RunPlan) -> bool:
+def same_run(run_dir: Path, p: RunPlan) -> bool:
     cfg = run_dir / "run_config.json"
     if not cfg.is_file():
         return True
@@ -385,7 +385,7 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
     Raises:
         ConfigError: the run directory holds a different run (resuming it would mix two runs).
     """
-    if not _same_run(p.run_dir, p):
+    if not same_run(p.run_dir, p):
         raise ConfigError(f"{p.run_dir} holds a run with different settings; use a new --out (or --experiment) "
                           "or delete that folder. Same settings resume from its checkpoints.")
     if p.needs_prepare:

@@ -63,10 +63,6 @@ TEMPLATES: dict[str, PromptTemplate] = {
     )
 }
 
-# Template used when none is named, by dataset.
-DEFAULT_TEMPLATE = {"gsm8k": "verl", "arith": "verl", "math": "boxed", "math500": "boxed", "mbpp": "mbpp"}
-
-
 def get_template(name: str) -> PromptTemplate:
     """Look up a template by name; raise `ConfigError` listing the known names."""
     try:

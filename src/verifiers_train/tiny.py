@@ -96,7 +96,7 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
         dataset: dataset whose train split (``solution`` field) is the SFT data; ``arith`` by default.
         data: local file for the dataset (see `load_problems`); ``arith`` needs none.
         problems: use these problems instead of loading ``dataset`` (the last ``eval_problems`` are held out).
-        template: prompt template, default the dataset's `DEFAULT_TEMPLATE`, so evaluation prompts match.
+        template: prompt template, default the task's ``template``, so evaluation prompts match.
         size: a `SIZES` key or a `TinySize`.
         steps: optimizer steps.
         batch_size: sequences per step.
@@ -117,7 +117,8 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
     import torch
     from transformers import GenerationConfig, Qwen2Config, Qwen2ForCausalLM
 
-    from verifiers_train.templates import DEFAULT_TEMPLATE, build_messages
+    from verifiers import tasks
+    from verifiers_train.templates import build_messages
 
     t0 = time.perf_counter()
     if threads:
@@ -126,7 +127,7 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
     arch = SIZES.get(size) if isinstance(size, str) else size
     if arch is None:
         raise ConfigError(f"unknown tiny model size {size!r}; choose one of {', '.join(SIZES)}")
-    template = template or DEFAULT_TEMPLATE.get(dataset, "plain")
+    template = template or tasks.get(dataset).template
     if problems is None:
         problems = load_problems(dataset, data, split="train", limit=train_problems + eval_problems)
     problems = [p for p in problems if p.solution]
@@ -235,8 +236,8 @@ def _greedy_accuracy(model: Any, tok: Any, dataset: str, template: str, problems
             y = model.generate(**x, max_new_tokens=64, do_sample=False, eos_token_id=tok.eos_token_id,
                                pad_token_id=tok.pad_token_id)
         responses.append(tok.decode(y[0, x["input_ids"].shape[1] :], skip_special_tokens=True))
-    scores = score_jobs(dataset, "accuracy", template, [job_for(p, r) for p, r in zip(problems, responses,
-                                                                                       strict=True)])
+    scores = score_jobs(dataset, "accuracy", template, [job_for(p, r, dataset) for p, r in zip(problems, responses,
+                                                                                                strict=True)])
     return sum(bool(s["correct"]) for s in scores) / len(problems)
 
 

@@ -15,19 +15,19 @@ Example::
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from verifiers import tasks
 from verifiers.errors import ConfigError
-from verifiers_train.reward import SCORERS, TASKS, check_reward_kwargs
+from verifiers_train.reward import check_reward_kwargs, config_for
 
 __all__ = ["GOLD_COLUMNS", "TESTS_COLUMNS", "reward_funcs"]
 
 # Dataset columns read for the reference, first present wins.
-GOLD_COLUMNS = ("ground_truth", "answer", "gold", "solution")
-TESTS_COLUMNS = ("tests", "test_list", "ground_truth")
+GOLD_COLUMNS = tasks.ANSWER.columns
+TESTS_COLUMNS = tasks.TESTS.columns
 SETUP_COLUMNS = ("setup_code", "test_setup_code")
 
 RewardFunc = Callable[..., list[float]]
@@ -54,20 +54,15 @@ def _column(kwargs: dict[str, Any], names: Sequence[str], n: int, what: str) -> 
     raise ConfigError(f"no {what} column among {list(names)}; the dataset has {sorted(kwargs)}")
 
 
-def _weights(config: Any) -> dict[str, float]:
-    weights = getattr(config, "_weights", None) or getattr(config, "weights", None) or {"correctness": 1.0}
-    return {str(k): float(v) for k, v in (weights.items() if isinstance(weights, dict) else weights)}
-
-
 def reward_funcs(task: str = "gsm8k", *, split_parts: bool = True, gold_column: str | None = None,
                  **reward_kwargs: Any) -> list[RewardFunc]:
     """TRL reward functions for one scorer.
 
     Args:
-        task: ``gsm8k``, ``math``, ``mbpp`` (or a data-source name mapped by `verifiers_train.reward.TASKS`).
+        task: a task of `verifiers.tasks` (``gsm8k``, ``math``, ``mbpp``, ...) or one of its data-source names.
         split_parts: one function per weighted part (default); ``False`` for a single ``{task}_reward``.
-        gold_column: dataset column holding the reference (default: the first of `GOLD_COLUMNS`, MBPP:
-            `TESTS_COLUMNS`).
+        gold_column: dataset column holding the reference (default: the first of the task's reference
+            columns: `GOLD_COLUMNS`, or `TESTS_COLUMNS` for code tasks).
         **reward_kwargs: scorer ``Config`` fields (``preset``, ``weights``, ``tags``, ``mode``...).
 
     Returns:
@@ -76,17 +71,14 @@ def reward_funcs(task: str = "gsm8k", *, split_parts: bool = True, gold_column: 
     Raises:
         ConfigError: unknown task or reward kwargs.
     """
-    task = TASKS.get(task, task)
-    if task not in SCORERS:
-        raise ConfigError(f"unknown task {task!r}; choose one of {', '.join(SCORERS)}")
+    spec = tasks.for_data_source(task)
+    if spec is None:
+        raise ConfigError(f"unknown task {task!r}; choose one of {', '.join(tasks.names())}")
+    task = spec.scorer_name
     check_reward_kwargs((task,), **reward_kwargs)
-    import importlib
-
-    from verifiers_train.reward import _config, _freeze
-
-    module = importlib.import_module(f"verifiers.{task}")
-    config = _config(task, _freeze(reward_kwargs))
-    weights = _weights(config)
+    scorer = spec.scorer()
+    config = config_for(task, **reward_kwargs)
+    weights = dict(config.resolved_weights)
     lock = threading.Lock()
     memo: dict[str, Any] = {"completions": None, "scores": None}
 
@@ -96,14 +88,11 @@ def reward_funcs(task: str = "gsm8k", *, split_parts: bool = True, gold_column: 
                 return list(memo["scores"])
         n = len(completions)
         texts = [_text(c) for c in completions]
-        if task == "mbpp":
-            tests = _column(kwargs, (gold_column,) if gold_column else TESTS_COLUMNS, n, "tests")
-            setups = next((list(kwargs[c]) for c in SETUP_COLUMNS if kwargs.get(c) is not None), [""] * n)
-            out = [module.score(t, json.loads(g) if isinstance(g, str) else list(g), setup_code=str(s or ""),
-                                config=config) for t, g, s in zip(texts, tests, setups, strict=True)]
-        else:
-            golds = _column(kwargs, (gold_column,) if gold_column else GOLD_COLUMNS, n, "gold answer")
-            out = [module.score(t, str(g), config=config) for t, g in zip(texts, golds, strict=True)]
+        columns = (gold_column,) if gold_column else spec.reference.columns
+        values = _column(kwargs, columns, n, "gold answer" if spec.reference.votes else "tests")
+        setups = next((list(kwargs[c]) for c in SETUP_COLUMNS if kwargs.get(c) is not None), [""] * n)
+        out = [scorer.score(t, spec.reference.decode(v, str(s or "")), config=config)
+               for t, v, s in zip(texts, values, setups, strict=True)]
         with lock:
             memo["completions"], memo["scores"] = completions, out
         return out

@@ -78,13 +78,12 @@ def _cas_score(response: str, gold: str, *, config: object = None) -> Score:
 def test_cas_bound_items_go_to_threads_while_cpus_are_free(monkeypatch: pytest.MonkeyPatch, free: float,
                                                           modes: set[str]) -> None:
     used = _modes(monkeypatch)
-    monkeypatch.setattr(batch, "scorer_for", lambda task: _cas_score)
     monkeypatch.setattr(batch, "free_cpus", lambda ours: free)  # as the load average would say
     # distinct checks (a repeated one would come from sympy's cache in microseconds)
     monkeypatch.setattr(batch, "MEASURE_S", 0.0)  # judge after every item, however fast this machine is
     items = [f"x^2+{2 * k}x+{k * k}" for k in range(1, 41)]
     golds = [f"(x+{k})^2" for k in range(1, 41)]
-    assert all(s.correct for s in batch.run_batch("math", items, golds, workers=None, config=None))
+    assert all(s.correct for s in batch.run_batch("math", _cas_score, items, golds, workers=None, config=None))
     assert set(used) == modes
 
 
@@ -111,7 +110,7 @@ def test_bad_arguments_are_config_errors() -> None:
     with pytest.raises(ConfigError, match="workers"):
         gsm8k.score_batch(["a"], ["1"], workers=0)
     with pytest.raises(ConfigError, match="task"):
-        batch.run_batch("mbpp", ["a"], ["1"], workers=None, config=None)
+        batch.run_batch("mbpp", math.score, ["a"], ["1"], workers=None, config=None)
 
 
 def test_empty_batch() -> None:

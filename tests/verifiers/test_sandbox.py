@@ -437,7 +437,7 @@ def test_a_parent_busy_judging_never_times_out_finished_programs(sandbox_ok: Non
     # Red team round 3 (R4): while the dispatcher spends seconds judging one program (here made slow on
     # purpose: longer than the others' limit plus the parent's kill grace), programs in the other sandbox
     # finish; their reports wait in the queue and must be read before any deadline is applied to them.
-    from verifiers.sandbox import _pool
+    from verifiers.sandbox import _local as _pool  # the local backend holds the dispatcher
 
     real = _pool.build_result
 

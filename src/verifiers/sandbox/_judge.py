@@ -60,7 +60,6 @@ import itertools
 import numbers
 import re
 import sys
-import threading
 import tokenize
 import types
 from collections.abc import Iterable, Iterator
@@ -90,7 +89,14 @@ from verifiers.sandbox._pure import (
     parent_builtins,
     parent_module,
 )
-from verifiers.sandbox._setup import EMPTY_SCOPE, SetupScope, member_usage, setup_scope, usage_key
+from verifiers.sandbox._setup import (
+    EMPTY_SCOPE,
+    SetupScope,
+    member_usage,
+    parse_python,
+    setup_scope,
+    usage_key,
+)
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 MAX_TEST_CHARS = 100_000
@@ -170,17 +176,6 @@ class TestPlan:
         plan = object.__new__(TestPlan)
         plan.__dict__.update(self.__dict__, owned=True, budget=budget)
         return plan
-
-
-# CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads parsing at once
-# can fail with "SystemError: AST constructor recursion depth mismatch" (seen in a Ray actor). Serialize.
-_AST_LOCK = threading.Lock()
-
-
-def parse_python(source: str) -> ast.Module:
-    """``ast.parse`` that is safe to call from several threads at once."""
-    with _AST_LOCK:
-        return ast.parse(source)
 
 
 _DEF_RE_CACHE: dict[str, re.Pattern[str]] = {}

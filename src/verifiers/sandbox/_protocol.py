@@ -38,12 +38,6 @@ def encode_frame(payload: bytes) -> bytes:
     return _HEADER.pack(len(payload)) + payload
 
 
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
-
-
-def encode_json_frame(obj: Any) -> bytes:
-    """One frame holding ``obj`` as compact JSON (plain parent-built data only)."""
-    return encode_frame(_ENCODE(obj).encode("utf-8"))
 
 
 def encode_request(code: str, setup: str, leaves: list[list[Any]]) -> bytes:

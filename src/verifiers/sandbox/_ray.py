@@ -10,22 +10,19 @@ from __future__ import annotations
 import contextlib
 import itertools
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from verifiers.errors import SandboxError
+from verifiers.sandbox._backend import Job, PoolOptions
+from verifiers.sandbox._local import LocalPool
 from verifiers.sandbox._result import ExecutionResult
-
-if TYPE_CHECKING:
-    from verifiers.sandbox._pool import CodePool, _Job
 
 
 class _SandboxActor:
     """Ray actor body: one local pool per actor."""
 
     def __init__(self, options: dict[str, Any]) -> None:
-        from verifiers.sandbox._pool import CodePool
-
-        self.pool = CodePool(backend="local", **options).start()
+        self.pool = LocalPool(**options).start()
 
     def ping(self) -> int:
         return self.pool.workers
@@ -38,22 +35,23 @@ class _SandboxActor:
 
 
 class RayBackend:
-    """Dispatches jobs round-robin over ``pool.workers`` actors (``ray.init`` is called if needed)."""
+    """Dispatches jobs round-robin over ``options.workers`` actors (``ray.init`` is called if needed).
 
-    def __init__(self, pool: CodePool) -> None:
+    Args:
+        options: the pool's settings; each actor's local pool gets them with one worker.
+    """
+
+    def __init__(self, options: PoolOptions) -> None:
         try:
             import ray
         except ImportError as exc:
             raise SandboxError("backend='ray' needs Ray: pip install 'ray>=2.40'") from exc
         self._ray = ray
         if not ray.is_initialized():
-            ray.init(address=pool.ray_address, ignore_reinit_error=True, log_to_driver=False)
-        options = {"workers": 1, "memory_mb": pool.memory_mb, "timeout_s": pool.timeout_s,
-                   "isolation": pool.isolation, "max_procs": pool.max_procs, "seccomp": pool.seccomp,
-                   "cgroup": pool.cgroup, "max_output_bytes": pool.max_output_bytes,
-                   "recycle_after": pool.recycle_after, "pipeline": pool.pipeline}
-        actor_cls = ray.remote(num_cpus=1, max_concurrency=2 * pool.pipeline)(_SandboxActor)  # type: ignore[call-overload]
-        self._actors = [actor_cls.remote(options) for _ in range(pool.workers)]
+            ray.init(address=options.ray_address, ignore_reinit_error=True, log_to_driver=False)
+        local = options.local(workers=1)
+        actor_cls = ray.remote(num_cpus=1, max_concurrency=2 * options.pipeline)(_SandboxActor)  # type: ignore[call-overload]
+        self._actors = [actor_cls.remote(local) for _ in range(options.workers)]
         try:
             ray.get([a.ping.remote() for a in self._actors], timeout=120)
         except Exception as exc:  # the actor's SandboxError arrives wrapped by Ray
@@ -61,7 +59,7 @@ class RayBackend:
             raise SandboxError(f"Ray sandbox actors failed to start: {exc}") from exc
         self._next = itertools.cycle(range(len(self._actors)))
 
-    def submit(self, job: _Job) -> Future[ExecutionResult]:
+    def submit(self, job: Job) -> Future[ExecutionResult]:
         actor = self._actors[next(self._next)]
         ref = actor.run.remote(job.code, [p.source for p in job.plans], job.setup, job.timeout)
         out = job.future

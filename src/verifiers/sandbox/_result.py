@@ -176,6 +176,8 @@ def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> 
     the sandbox; verdicts come only from parent-side evaluation of the decoded leaf values.
     """
     violation = None
+    values: dict[Any, Any]
+    errors: dict[Any, Any]
     if report.overflow:  # the stream was cut at the budget: nothing in it is judged
         values, errors, failure, syntax, done = {}, {}, None, False, False
     else:

@@ -37,6 +37,7 @@ import ast
 import builtins
 import functools
 import symtable
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +109,17 @@ class SetupScope:
 
 
 EMPTY_SCOPE = SetupScope()
+# CPython 3.11's AST conversion keeps its recursion depth in shared state: two threads parsing at once
+# can fail with "SystemError: AST constructor recursion depth mismatch" (seen in a Ray actor). Serialize:
+# every parse of the judge and the MBPP scorer goes through this one lock.
+_AST_LOCK = threading.Lock()
+
+
+def parse_python(source: str) -> ast.Module:
+    """``ast.parse`` that is safe to call from several threads at once."""
+    with _AST_LOCK:
+        return ast.parse(source)
+
 
 
 @functools.lru_cache(maxsize=4096)
@@ -118,8 +130,6 @@ def setup_scope(setup_code: str) -> SetupScope:
     """
     if not setup_code.strip():
         return EMPTY_SCOPE
-    from verifiers.sandbox._judge import parse_python  # one AST lock for the whole judge
-
     try:
         mod = parse_python(setup_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -101,8 +101,8 @@ class DataParallelBackend:
             raise ConfigError(f"--data-parallel {replicas} x {gpus} GPU(s) needs {gpus * replicas} GPUs; the Ray "
                               f"cluster has {free:g} free")
         self.tokenizer = load_tokenizer(model)
-        actor = ray.remote(num_gpus=gpus, num_cpus=1)(ReplicaActor)
-        self._actors = [actor.remote(inner, model, options) for _ in range(replicas)]
+        actor: Any = ray.remote(num_gpus=gpus, num_cpus=1)(ReplicaActor)  # Ray's actor handles are untyped
+        self._actors: list[Any] = [actor.remote(inner, model, options) for _ in range(replicas)]
         try:
             self.placement = ray.get([a.ready.remote() for a in self._actors])
         except Exception as exc:  # a replica that cannot build its engine: say which error, free the rest

@@ -12,19 +12,18 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from verifiers import tasks
 from verifiers.datasets import Problem, load_problems, read_records
 from verifiers.errors import ConfigError, DataError
-from verifiers_train.evaluation._metrics import accuracy_by, compute_metrics
+from verifiers.tasks import Reference
 from verifiers_train.evaluation._rundir import RunDir
-from verifiers_train.evaluation._scoring import DATASETS, BackgroundScorer, ScoreJob, vote_equivalence
-
-_KEPT = ("problem_id", "sample_index", "seed", "prompt", "response", "gold", "response_tokens", "finish_reason",
-         "level")
+from verifiers_train.evaluation._samples import GENERATION_KEYS, finish_run
+from verifiers_train.evaluation._scoring import BackgroundScorer, ScoreJob
 
 
 def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None = None, split: str = "test",
                preset: str = "accuracy", template: str | None = None, out: str | None = None,
-               workers: int = 0, overwrite: bool = False, report: bool = True) -> tuple[Path, dict[str, Any]]:
+               workers: int | None = None, overwrite: bool = False, report: bool = True) -> tuple[Path, dict[str, Any]]:
     """Score every response in a JSONL/JSON/parquet file and write a run folder.
 
     Args:
@@ -35,7 +34,7 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
         preset: scorer preset.
         template: template the responses were prompted with (for format compliance); default the dataset's.
         out: output run folder; default ``<file stem>-scored`` next to the file.
-        workers: scoring processes (0: in this process's background thread).
+        workers: the scorer's ``score_batch`` parallelism (``None`` or 0: its own choice).
         overwrite: replace the files of an existing output folder instead of refusing.
         report: also write ``report.html`` and plots.
 
@@ -45,14 +44,13 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
     Raises:
         DataError: unreadable file, a row without ``response``, or a reference that cannot be found.
     """
-    from verifiers_train.templates import DEFAULT_TEMPLATE
-
-    if dataset not in DATASETS:
-        raise ConfigError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}")
+    if dataset not in tasks.names():
+        raise ConfigError(f"unknown dataset {dataset!r}; choose one of {', '.join(tasks.names())}")
+    spec = tasks.get(dataset)
     rows = read_records(path)
     if not rows:
         raise DataError(f"{path} holds no rows")
-    template = template or DEFAULT_TEMPLATE.get(dataset, "plain")
+    template = template or spec.template
     for i, r in enumerate(rows):
         if not isinstance(r, dict) or not isinstance(r.get("response"), str):
             raise DataError(f"{path} row {i + 1}: no 'response' string; each row needs the model output")
@@ -66,19 +64,22 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
         sample_index = int(r["sample_index"]) if "sample_index" in r else counters[pid]
         counters[pid] += 1
         problem = problems.get(pid)
+        reference: Reference
         if "gold" in r or "tests" in r:
-            gold, tests, setup = str(r.get("gold", "")), tuple(r.get("tests") or ()), str(r.get("setup_code", ""))
+            gold = str(r.get("gold", ""))  # an answer task's reference; a code task's is its tests
+            value = gold if spec.reference.votes else r.get("tests") or ()
+            reference = spec.reference.decode(value, str(r.get("setup_code", "")))
         elif problem is not None:
-            gold, tests, setup = problem.gold, problem.tests, problem.setup_code
+            gold, reference = problem.gold, spec.reference.of(problem)
         else:
             raise DataError(f"{path} row {i + 1}: no 'gold'/'tests' and problem_id {pid!r} is not in {dataset} "
                             f"({data or 'default source'}, split {split}); pass the right --data")
-        sample = {k: r[k] for k in _KEPT if k in r} | {"problem_id": pid, "sample_index": sample_index, "gold": gold}
+        sample = {k: r[k] for k in GENERATION_KEYS if k in r} | {"problem_id": pid, "sample_index": sample_index, "gold": gold}
         if problem is not None and "level" in problem.meta:
             sample.setdefault("level", problem.meta["level"])
         samples.append(sample)
-        jobs.append(ScoreJob(r["response"], gold, tests, setup))
-    scorer = BackgroundScorer(dataset, preset, template, workers)
+        jobs.append(ScoreJob(r["response"], reference))
+    scorer = BackgroundScorer(dataset, preset, template, workers or None)
     try:
         scores = scorer.submit(jobs).result()
     finally:
@@ -95,11 +96,4 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
               "split": split, "preset": preset, "template": template, "model": rows[0].get("model", "n/a")}
     run.start(config, resume=False)
     run.append_samples(samples)
-    metrics = compute_metrics(samples, equivalent=vote_equivalence(dataset))
-    metrics["by_level"] = accuracy_by(samples, "level")
-    run.write_metrics(metrics)
-    if report:
-        from verifiers_train.evaluation._report import write_report
-
-        write_report(run.path, config, metrics, samples)
-    return run.path, metrics
+    return run.path, finish_run(run, config, samples, dataset, report=report)

@@ -13,25 +13,20 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError
 from verifiers_train.evaluation._backend_factory import BACKENDS, make_backend
 from verifiers_train.evaluation._backends import Backend, GenerationRequest, SamplingConfig, base_seed
-from verifiers_train.evaluation._metrics import accuracy_by, compute_metrics
 from verifiers_train.evaluation._models import model_fingerprint, resolve_model
 from verifiers_train.evaluation._rundir import RunDir
-from verifiers_train.evaluation._scoring import (
-    DATASETS,
-    BackgroundScorer,
-    PendingScores,
-    check_preset,
-    job_for,
-    vote_equivalence,
-)
+from verifiers_train.evaluation._samples import SampleRow, finish_run, sample_row
+from verifiers_train.evaluation._scoring import BackgroundScorer, job_for, scorer_config
 
 # Problems per generation call, by backend: vLLM batches best with many prompts at once (a crash loses at most
 # one chunk), the HF loop decodes one problem at a time anyway, so small chunks give a live progress bar.
@@ -44,10 +39,10 @@ class EvalConfig:
 
     Attributes:
         model: HF model dir, hub name, or verl checkpoint dir (merged first).
-        dataset: one of ``gsm8k``, ``math``, ``math500``, ``mbpp``, ``arith``.
+        dataset: a task of `verifiers.tasks` (``gsm8k``, ``math``, ``math500``, ``mbpp``, ``arith``, ...).
         data: local data file or folder; default ``VERIFIERS_DATA_DIR`` / the hub (``arith``: generated).
         split: dataset split.
-        template: prompt template name; default the dataset's `DEFAULT_TEMPLATE`.
+        template: prompt template name; default the task's ``template``.
         system_prompt: overrides the template's system prompt.
         preset: scorer preset (``accuracy``, ``book``, ``grail``).
         backend: ``hf`` or ``vllm``.
@@ -58,7 +53,7 @@ class EvalConfig:
         out: run directory; default ``eval_runs/<model>-<dataset>-n<n>-t<temperature>-s<seed>``.
         resume: continue the run in ``out`` instead of refusing to touch it.
         chunk_problems: problems per generation call (default `DEFAULT_CHUNK_PROBLEMS` of the backend).
-        score_workers: processes for scoring (0: one background thread).
+        score_workers: the scorer's ``score_batch`` parallelism (``None``: its own choice).
         merge_dir: where a verl checkpoint is merged (default under ``$VERIFIERS_CACHE``).
         backend_options: extra backend arguments (``tensor_parallel_size``, ``gpu_memory_utilization``...).
         data_parallel: replicas of the backend, each a Ray actor with its own GPU(s) (``tensor_parallel_size``
@@ -135,10 +130,10 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         DataError: the dataset cannot be read.
     """
     t_start = time.perf_counter()
-    from verifiers_train.templates import DEFAULT_TEMPLATE, get_template
+    from verifiers_train.templates import get_template
 
-    if cfg.dataset not in DATASETS:
-        raise ConfigError(f"unknown dataset {cfg.dataset!r}; choose one of {', '.join(DATASETS)}")
+    if cfg.dataset not in tasks.names():
+        raise ConfigError(f"unknown dataset {cfg.dataset!r}; choose one of {', '.join(tasks.names())}")
     if cfg.backend not in BACKENDS:
         raise ConfigError(f"unknown backend {cfg.backend!r}; choose one of {', '.join(BACKENDS)}")
     if cfg.data_parallel < 1:
@@ -148,9 +143,9 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     if cfg.chunk_problems is not None and cfg.chunk_problems < 1:
         raise ConfigError(f"chunk_problems must be at least 1, got {cfg.chunk_problems}")
     sampling = cfg.sampling
-    template = cfg.template or DEFAULT_TEMPLATE.get(cfg.dataset, "plain")
+    template = cfg.template or tasks.get(cfg.dataset).template
     get_template(template)
-    check_preset(cfg.dataset, cfg.preset)
+    scorer_config(cfg.dataset, cfg.preset)
     model_path = resolve_model(cfg.model, merge_dir=cfg.merge_dir)
     problems = load_problems(cfg.dataset, cfg.data, split=cfg.split, limit=cfg.limit)
     if not problems:
@@ -171,8 +166,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         factory = backend_factory or _default_factory(cfg)
         backend = factory(cfg.backend, model_path, **_backend_options(cfg))
         timing["load_s"] = time.perf_counter() - t0
-        workers = cfg.score_workers if cfg.score_workers is not None else _default_score_workers(cfg.dataset)
-        scorer = BackgroundScorer(cfg.dataset, cfg.preset, template, workers, sandbox=_sandbox(cfg))
+        scorer = BackgroundScorer(cfg.dataset, cfg.preset, template, cfg.score_workers, sandbox=_sandbox(cfg))
         try:
             generated = _generate_and_score(cfg, template, sampling, backend, scorer, run, problems, pending,
                                             len(done), timing)
@@ -181,16 +175,9 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
             backend.close()
     samples = run.read_samples()
     total = {k: float(previous.get(k, 0)) + float(v) for k, v in timing.items()}
-    metrics = compute_metrics(samples, equivalent=vote_equivalence(cfg.dataset), timing=total, seed=cfg.seed)
-    metrics["complete"] = len(samples) == len(problems) * cfg.n
-    metrics["by_level"] = accuracy_by(samples, "level")
-    metrics["timing"] = total | {"sessions": int(previous.get("sessions", 0)) + 1,
-                                 "last_session_s": time.perf_counter() - t_start}
-    run.write_metrics(metrics)
-    if cfg.report:
-        from verifiers_train.evaluation._report import write_report
-
-        write_report(run.path, config, metrics, samples)
+    sessions = {"sessions": int(previous.get("sessions", 0)) + 1, "last_session_s": time.perf_counter() - t_start}
+    metrics = finish_run(run, config, samples, cfg.dataset, report=cfg.report, seed=cfg.seed, timing=total,
+                         extra={"complete": len(samples) == len(problems) * cfg.n, "timing": total | sessions})
     return RunResult(run.path, metrics, generated)
 
 
@@ -206,7 +193,7 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
     chunk_size = cfg.chunk_problems or DEFAULT_CHUNK_PROBLEMS.get(cfg.backend, 64) * cfg.data_parallel
     written = 0
     correct = 0
-    inflight: list[tuple[PendingScores, list[dict[str, Any]]]] = []
+    inflight: list[tuple[Future[list[dict[str, Any]]], list[SampleRow]]] = []
     with _progress(cfg.progress, total, already) as bar:
 
         def drain(block: bool) -> None:
@@ -217,7 +204,7 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
                 scores = handle.result()
                 timing["score_wait_s"] += time.perf_counter() - t0
                 for row, score in zip(rows, scores, strict=True):
-                    row.update(score)
+                    row.update(score)  # type: ignore[typeddict-item]  # the scored keys of SampleRow
                 run.append_samples(rows)
                 written += len(rows)
                 correct += sum(bool(r["correct"]) for r in rows)
@@ -236,23 +223,15 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
                 timing["generate_s"] += time.perf_counter() - t0
                 timing["prompts"] += len(requests)
                 timing["generated_tokens"] += sum(c.response_tokens for c in completions)
-                rows = [_sample_row(problems[c.problem_index], c, prompts[c.problem_index]) for c in completions]
-                jobs = [job_for(problems[c.problem_index], c.text) for c in completions]
+                rows = [sample_row(problems[c.problem_index], c.sample_index, c.seed, prompts[c.problem_index], c.text,
+                                   c.response_tokens, c.finish_reason) for c in completions]
+                jobs = [job_for(problems[c.problem_index], c.text, cfg.dataset) for c in completions]
                 inflight.append((scorer.submit(jobs), rows))
                 drain(block=False)
         finally:
             # also on ^C or a backend crash: save every chunk already generated before giving up
             drain(block=True)
     return written
-
-
-def _sample_row(problem: Problem, c: Any, prompt: str) -> dict[str, Any]:
-    row: dict[str, Any] = {"problem_id": problem.id, "sample_index": c.sample_index, "seed": c.seed,
-                           "prompt": prompt, "response": c.text, "gold": problem.gold,
-                           "response_tokens": c.response_tokens, "finish_reason": c.finish_reason}
-    if "level" in problem.meta:
-        row["level"] = problem.meta["level"]
-    return row
 
 
 def _config_record(cfg: EvalConfig, template: str, model_path: str,
@@ -291,12 +270,6 @@ def _default_factory(cfg: EvalConfig) -> Callable[..., Backend]:
 
 def _sandbox(cfg: EvalConfig) -> str:
     return cfg.sandbox or ("ray" if _on_ray(cfg) else "local")
-
-
-def _default_score_workers(dataset: str) -> int:
-    # math-verify's symbolic checks are CPU-heavy: give them processes; regex GSM8K scoring and the
-    # MBPP sandbox pool (already parallel) are fine in one background thread.
-    return min(4, os.cpu_count() or 1) if dataset in ("math", "math500") else 0
 
 
 class _progress:

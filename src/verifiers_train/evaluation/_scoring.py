@@ -1,25 +1,22 @@
 """Score generated samples with the core scorers, off the generation thread.
 
-GSM8K and ``arith`` go through `verifiers.gsm8k`, MATH and MATH-500 through `verifiers.math`, MBPP
-through `verifiers.mbpp` (its sandboxed pool). Scoring runs in a background thread, or in a pool of
-worker processes for the symbolic MATH checker, so the next chunk generates while this one is scored.
+Each dataset's scorer comes from the task registry (`verifiers.tasks`); a chunk is scored with the
+scorer's own ``score_batch`` (MATH spreads its CAS checks over the core's worker pool) in one background
+thread, so the next chunk generates while this one is scored.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
+from verifiers import tasks
 from verifiers.datasets import Problem
-from verifiers.errors import ConfigError
-
-# Which core scorer judges each dataset.
-SCORER_OF = {"gsm8k": "gsm8k", "arith": "gsm8k", "math": "math", "math500": "math", "mbpp": "mbpp"}
-DATASETS = tuple(SCORER_OF)
+from verifiers.errors import VerifiersError
+from verifiers.tasks import Reference
 
 # What "follows the format" means per prompt template (format compliance metric).
 _FORMAT_CHECKS: dict[str, Callable[[str], bool]] = {
@@ -31,30 +28,14 @@ _FORMAT_CHECKS: dict[str, Callable[[str], bool]] = {
 }
 
 
-def scorer_module(dataset: str) -> Any:
-    """The core scorer module for a dataset (`verifiers.gsm8k`, `verifiers.math` or `verifiers.mbpp`)."""
-    try:
-        name = SCORER_OF[dataset]
-    except KeyError:
-        raise ConfigError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}") from None
-    import importlib
-
-    return importlib.import_module(f"verifiers.{name}")
-
-
-def equivalence_for(dataset: str) -> Callable[[str, str], bool] | None:
-    """Answer equivalence used for maj@k voting; ``None`` for code (no answer to vote on)."""
-    if SCORER_OF.get(dataset) == "mbpp":
-        return None
-    return scorer_module(dataset).equivalent  # type: ignore[no-any-return]
-
-
 def vote_equivalence(dataset: str) -> Callable[[str, str], bool] | None:
-    """`equivalence_for`, falling back to exact string match if the scorer offers no ``equivalent``."""
-    try:
-        return equivalence_for(dataset)
-    except (ImportError, AttributeError):
-        return lambda a, b: a == b
+    """Answer equivalence for maj@k voting: ``None`` for tasks without answers to vote on (code), exact string
+    match if the scorer offers no ``equivalent``."""
+    spec = tasks.get(dataset)
+    if not spec.reference.votes:
+        return None
+    equivalent: Callable[[str, str], bool] | None = getattr(spec.scorer(), "equivalent", None)
+    return equivalent or (lambda a, b: a == b)
 
 
 def format_ok(template: str, response: str, extracted: str | None) -> bool:
@@ -65,115 +46,89 @@ def format_ok(template: str, response: str, extracted: str | None) -> bool:
 
 @dataclass(frozen=True)
 class ScoreJob:
-    """What one sample needs to be scored (plain data, so it can cross to a worker process)."""
+    """What one sample needs to be scored: the response and its reference (a gold answer, or `CodeTests`)."""
 
     response: str
-    gold: str
-    tests: tuple[str, ...] = ()
-    setup_code: str = ""
+    reference: Reference
 
 
-def job_for(problem: Problem, response: str) -> ScoreJob:
-    """The `ScoreJob` of a response to ``problem``."""
-    return ScoreJob(response, problem.gold, tuple(problem.tests), problem.setup_code)
+def job_for(problem: Problem, response: str, dataset: str) -> ScoreJob:
+    """The `ScoreJob` of a response to ``problem`` of ``dataset``."""
+    return ScoreJob(response, tasks.get(dataset).reference.of(problem))
 
 
 def score_jobs(dataset: str, preset: str, template: str, jobs: Sequence[ScoreJob],
-               pool: Any = None) -> list[dict[str, Any]]:
-    """Score jobs in order; a scorer crash becomes an ``error`` sample instead of aborting the run.
-
-    ``pool`` is the `CodePool` MBPP programs run in (default: the process's default pool).
+               workers: int | None = None, pool: Any = None) -> list[dict[str, Any]]:
+    """Score jobs in order with the scorer's ``score_batch``; a scorer crash becomes an ``error`` sample
+    instead of aborting the run. ``pool``: the `CodePool` a code task's programs run in (default: the
+    process's default pool).
 
     Returns:
         Dicts with ``reward``, ``correct``, ``status``, ``extracted``, ``parts``, ``explanation``, ``format_ok``.
     """
-    mod = scorer_module(dataset)
-    config = _config(mod, preset)
-    if SCORER_OF[dataset] == "mbpp":
-        # the sandbox pool runs a chunk's programs in parallel; a pool that cannot start raises SandboxError
-        scores = mod.score_batch([j.response for j in jobs], [list(j.tests) for j in jobs],
-                                 [j.setup_code for j in jobs], config=config, pool=pool)
-        return [s.to_dict() | {"format_ok": format_ok(template, j.response, s.extracted)}
-                for j, s in zip(jobs, scores, strict=True)]
-    out = []
-    for job in jobs:
-        try:
-            row = mod.score(job.response, job.gold, config=config).to_dict()
-        except Exception as e:  # noqa: BLE001 - a bad rollout is data: record it, keep its siblings going
-            row = {"reward": 0.0, "correct": False, "status": "error", "extracted": None, "parts": {},
-                   "explanation": f"scorer raised {type(e).__name__}: {e}"}
-        row["format_ok"] = format_ok(template, job.response, row.get("extracted"))
-        out.append(row)
-    return out
+    spec = tasks.get(dataset)
+    scorer = spec.scorer()
+    config = scorer_config(dataset, preset)
+    responses, references = [j.response for j in jobs], [j.reference for j in jobs]
+    try:
+        extra = {"pool": pool} if pool is not None else {}
+        rows = [s.to_dict() for s in scorer.score_batch(responses, references, workers=workers, config=config,
+                                                        **extra)]
+    except VerifiersError:  # bad settings, or a sandbox that cannot start: the run cannot go on
+        raise
+    except Exception:  # noqa: BLE001 - a scorer bug on some rollout: score one by one to find it, keep the rest
+        rows = [_score_one(scorer, j, config) for j in jobs]
+    for row, job in zip(rows, jobs, strict=True):
+        extracted = row.get("extracted")
+        row["format_ok"] = format_ok(template, job.response, extracted if isinstance(extracted, str) else None)
+    return rows
 
 
-def check_preset(dataset: str, preset: str) -> None:
-    """Fail early, before any generation, if the scorer rejects ``preset``."""
-    _config(scorer_module(dataset), preset)
+def _score_one(scorer: tasks.Scorer, job: ScoreJob, config: Any) -> dict[str, Any]:
+    try:
+        return scorer.score(job.response, job.reference, config=config).to_dict()
+    except Exception as e:  # noqa: BLE001 - a bad rollout is data: record it, keep its siblings going
+        return {"reward": 0.0, "correct": False, "status": "error", "extracted": None, "parts": {},
+                "explanation": f"scorer raised {type(e).__name__}: {e}"}
 
 
-def _config(mod: Any, preset: str) -> Any:
-    cls = getattr(mod, "Config", None)
-    if cls is None:
-        if preset != "accuracy":
-            raise ConfigError(f"{mod.__name__} has no presets; drop --preset {preset}")
-        return None
-    return cls(preset=preset)
-
-
-class PendingScores:
-    """Handle on a chunk being scored (possibly split over several worker processes)."""
-
-    def __init__(self, parts: list[Future[list[dict[str, Any]]]]) -> None:
-        self._parts = parts
-
-    def done(self) -> bool:
-        """Whether every piece has finished."""
-        return all(p.done() for p in self._parts)
-
-    def result(self) -> list[dict[str, Any]]:
-        """Wait for and return the results, in job order."""
-        return [r for p in self._parts for r in p.result()]
+def scorer_config(dataset: str, preset: str) -> Any:
+    """The scorer ``Config`` for ``preset``; `ConfigError` before any generation if the scorer rejects it."""
+    return tasks.get(dataset).scorer().Config(preset=preset)
 
 
 class BackgroundScorer:
-    """Score chunks of jobs concurrently with generation.
+    """Score chunks of jobs concurrently with generation, in one background thread.
 
     Args:
         dataset: dataset name (picks the scorer).
         preset: scorer preset (``accuracy``, ``book``, ``grail``).
         template: prompt template (for format compliance).
-        workers: 0 scores in one background thread; N > 0 uses N worker processes (spawned, so it is
-            safe next to CUDA and vLLM's engine processes). Code tasks always score in the thread: the
-            sandbox pool is parallel already.
-        sandbox: where code tasks run their programs: ``local`` (a pool on this host) or ``ray`` (sandbox
-            actors spread over the Ray cluster, `CodePool(backend="ray")`).
+        workers: the scorer's ``score_batch`` parallelism (``None``: its own choice; MATH adds threads
+            over the core's CAS worker processes while they are the bottleneck).
+        sandbox: where a code task's programs run: ``local`` (the default pool on this host) or ``ray``
+            (sandbox actors spread over the Ray cluster, `CodePool(backend="ray")`).
     """
 
-    def __init__(self, dataset: str, preset: str, template: str, workers: int = 0, *,
+    def __init__(self, dataset: str, preset: str, template: str, workers: int | None = None, *,
                  sandbox: str = "local") -> None:
-        check_preset(dataset, preset)
+        scorer_config(dataset, preset)
         self.dataset, self.preset, self.template = dataset, preset, template
+        self.workers = workers
         self._pool: Any = None
-        if SCORER_OF[dataset] == "mbpp":
+        if sandbox != "local" and tasks.get(dataset).reference is tasks.TESTS:
             from verifiers.sandbox import CodePool
 
-            workers = 0
-            self._pool = CodePool(backend=sandbox).start() if sandbox != "local" else None
-        self.workers = workers
-        self._executor: Executor = (ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 0
-                                    else ThreadPoolExecutor(1, thread_name_prefix="verifiers-eval-score"))
+            self._pool = CodePool(backend=sandbox).start()
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="verifiers-eval-score")
 
-    def submit(self, jobs: Sequence[ScoreJob]) -> PendingScores:
-        """Start scoring ``jobs``; the handle yields one result dict per job, in order."""
-        size = -(-len(jobs) // self.workers) if self.workers > 1 else max(len(jobs), 1)
-        extra = (self._pool,) if self._pool is not None else ()
-        return PendingScores([self._executor.submit(score_jobs, self.dataset, self.preset, self.template,
-                                                    list(jobs[i : i + size]), *extra)
-                              for i in range(0, len(jobs), size)])
+    def submit(self, jobs: Sequence[ScoreJob]) -> Future[list[dict[str, Any]]]:
+        """Start scoring ``jobs``; the future yields one result dict per job, in order."""
+        return self._executor.submit(score_jobs, self.dataset, self.preset, self.template, list(jobs), self.workers,
+                                     self._pool)
 
     def close(self) -> None:
-        """Wait for pending work and stop the workers (and the sandbox pool this scorer started)."""
+        """Wait for pending work and stop the thread (and the sandbox pool this scorer started)."""
         self._executor.shutdown(wait=True)
         if self._pool is not None:
             self._pool.close()

@@ -22,8 +22,8 @@ from verifiers.errors import VerifiersError
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (flags mirror `EvalConfig` fields: ``--max-tokens`` is ``max_tokens``)."""
+    from verifiers import tasks
     from verifiers_train.evaluation._backend_factory import BACKENDS
-    from verifiers_train.evaluation._scoring import DATASETS
 
     ap = argparse.ArgumentParser(prog="verifiers-eval", description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ck = sub.add_parser("checkpoint", help="generate, score and summarize one model on one dataset")
     ck.add_argument("model", help="HF model dir, hub name, or verl checkpoint (global_step_N[/actor])")
-    ck.add_argument("--dataset", required=True, choices=DATASETS)
+    ck.add_argument("--dataset", required=True, choices=tasks.names())
     ck.add_argument("--data", help="local data file/folder (default: VERIFIERS_DATA_DIR, the hub; arith: generated)")
     ck.add_argument("--split", default="test")
     ck.add_argument("--template", help="prompt template (default: the dataset's, as in verifiers-train prepare)")
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--out", help="run folder (default eval_runs/<model>-<dataset>-n<N>-t<T>-s<S>)")
     ck.add_argument("--resume", action="store_true", help="continue the run in --out (settings must match)")
     ck.add_argument("--chunk-problems", type=int, help="problems per generation call (default: vllm 1024, hf 8)")
-    ck.add_argument("--score-workers", type=int, help="scoring processes (default: 4 for math, else a thread)")
+    ck.add_argument("--score-workers", type=int, help="score_batch parallelism (default: the scorer's choice)")
     ck.add_argument("--merge-dir", help="where to merge a verl checkpoint (default under $VERIFIERS_CACHE)")
     ck.add_argument("--tensor-parallel-size", type=int, help="vllm: GPUs to shard over (default: all visible)")
     ck.add_argument("--gpu-memory-utilization", type=float, default=0.85, help="vllm: share of GPU memory")
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sc = sub.add_parser("score", help="rescore saved generations (no model)")
     sc.add_argument("file", help="JSONL/JSON/parquet rows with 'response' and 'gold'/'tests' or 'problem_id'")
-    sc.add_argument("--dataset", required=True, choices=DATASETS)
+    sc.add_argument("--dataset", required=True, choices=tasks.names())
     sc.add_argument("--data", help="dataset file to look up problem_id rows")
     sc.add_argument("--split", default="test")
     sc.add_argument("--preset", default="accuracy")

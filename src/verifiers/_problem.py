@@ -1,0 +1,58 @@
+"""`Problem` (the record every dataset is read into), `CodeTests` (a code task's reference), and the helpers
+that find a solution's final answer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from verifiers._extract import boxes
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One dataset problem, normalized across datasets.
+
+    Attributes:
+        id: stable identifier (``gsm8k/test/0``, the MATH ``unique_id``, ``mbpp/11``).
+        question: the problem text shown to the model.
+        gold: the reference final answer (GSM8K: text after ``####``; MATH: final boxed answer;
+            MBPP: empty, the tests are the reference).
+        solution: the reference worked solution (MBPP: reference code).
+        tests: MBPP assert statements; empty for math datasets.
+        setup_code: MBPP test set-up code (imports), run before the tests.
+        meta: extra fields kept from the source row (level, subject, ...).
+    """
+
+    id: str
+    question: str
+    gold: str
+    solution: str = ""
+    tests: tuple[str, ...] = ()
+    setup_code: str = ""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CodeTests:
+    """The reference of a code task: assert statements and the set-up code they need (MBPP)."""
+
+    tests: tuple[str, ...]
+    setup_code: str = ""
+
+
+def gsm8k_final_answer(solution: str) -> str:
+    """The text after the last ``####`` of a GSM8K solution (``""`` if there is none)."""
+    _, sep, tail = solution.rpartition("####")
+    return tail.strip() if sep else ""
+
+
+def last_boxed(text: str) -> str | None:
+    """Content of the last complete ``\\boxed{...}`` / ``\\fbox{...}`` in ``text``, or ``None``.
+
+    An unclosed last box does not fall back to an earlier one (the scorers' own rule, `_extract.boxes`),
+    and like the scorers it reads at most the first ``MAX_BOXES`` boxes of a text.
+    """
+    found, unclosed = boxes(text)
+    return None if unclosed or not found else found[-1][0].strip()

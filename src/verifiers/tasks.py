@@ -1,0 +1,287 @@
+"""The task registry: every fact about a dataset and its scorer, in one `TaskSpec` per task.
+
+`verifiers.datasets`, the three CLIs, ``prepare``, the verl reward, the TRL adapter and ``verifiers-eval`` all
+read it, so a new task is one `register` call::
+
+    from verifiers import tasks
+    tasks.register(tasks.TaskSpec("gsm8k-hard", tasks.get("gsm8k").scorer, ("me/gsm8k-hard",),
+                                  tasks.answer_row, local_files={"test": "gsm8k-hard/test.jsonl"}))
+
+Example:
+    >>> get("arith").template, for_data_source("openai/gsm8k").name
+    ('verl', 'gsm8k')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from verifiers._config import BaseConfig
+from verifiers._problem import CodeTests, Problem, gsm8k_final_answer, last_boxed
+from verifiers._score import Score
+from verifiers.errors import ConfigError, DataError
+
+__all__ = ["ANSWER", "TESTS", "CodeTests", "Reference", "ReferenceCodec", "Scorer", "TaskSpec", "TestsReference",
+           "answer_row", "for_data_source", "get", "math_row", "mbpp_row", "names", "register"]
+
+
+Reference = str | CodeTests  # a gold answer, or the tests a program must pass
+
+
+class Scorer(Protocol):
+    """What every task's scorer offers (the modules `verifiers.gsm8k`, `verifiers.math`, `verifiers.mbpp`)."""
+
+    @property
+    def Config(self) -> type[BaseConfig]:
+        """The scorer's frozen settings class."""
+        ...
+
+    def score(self, response: str, reference: Any, /, *, config: Any = None) -> Score:
+        """Score one response against its reference; never raises for model output."""
+        ...
+
+    def score_batch(self, responses: Sequence[str], references: Sequence[Any], /, *, workers: int | None = None,
+                    config: Any = None) -> list[Score]:
+        """Score many responses; results in input order."""
+        ...
+
+
+@dataclass(frozen=True)
+class ReferenceCodec:
+    """How a task's reference is read from a `Problem` and travels through verl and TRL datasets.
+
+    This base is a gold answer string (GSM8K, MATH); `TestsReference` is MBPP's assert statements.
+
+    Attributes:
+        columns: dataset columns holding the reference (TRL), first present wins.
+        votes: references are answers that majority voting can group by equivalence.
+    """
+
+    columns: tuple[str, ...] = ("ground_truth", "answer", "gold", "solution")
+    votes: bool = True
+
+    def of(self, problem: Problem) -> Reference:
+        """The reference of ``problem``."""
+        return problem.gold
+
+    def encode(self, problem: Problem) -> str:
+        """verl's ``reward_model.ground_truth`` string (one column type for every row)."""
+        return problem.gold
+
+    def decode(self, value: Any, setup_code: str = "") -> Reference:
+        """The reference back from a ``ground_truth`` value (and the row's set-up code)."""
+        return str(value)
+
+
+@dataclass(frozen=True)
+class TestsReference(ReferenceCodec):
+    """Assert statements plus set-up code (MBPP); verl carries the tests JSON-encoded."""
+
+    columns: tuple[str, ...] = ("tests", "test_list", "ground_truth")
+    votes: bool = False
+
+    def of(self, problem: Problem) -> CodeTests:
+        return CodeTests(tuple(problem.tests), problem.setup_code)
+
+    def encode(self, problem: Problem) -> str:
+        return json.dumps(list(problem.tests))
+
+    def decode(self, value: Any, setup_code: str = "") -> CodeTests:
+        if isinstance(value, CodeTests):
+            return value
+        if isinstance(value, str):
+            decoded = json.loads(value)
+            value = decoded if isinstance(decoded, list) else [decoded]
+        return CodeTests(tuple(str(t) for t in value), str(setup_code or ""))
+
+
+ANSWER = ReferenceCodec()
+TESTS = TestsReference()
+RowReader = Callable[[str, str, int, Mapping[str, Any]], Problem]  # (task, split, index, row) -> Problem
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """One task: its scorer, where its data lives, how rows become problems and prompts.
+
+    Attributes:
+        name: registry key (``--dataset``/``--task`` value).
+        scorer: returns the scorer (imported on first call, so ``import verifiers.tasks`` stays light).
+        data_sources: verl ``data_source`` strings that mean this task; the first is what ``prepare`` writes.
+        read_row: turns one source row into a `Problem` (see `answer_row`, `math_row`, `mbpp_row`).
+        scorer_name: the scorer's name; tasks sharing a scorer share its ``Config`` and reward parts.
+        reference: how the reference is read and encoded (`ANSWER` or `TESTS`).
+        local_files: split -> file under ``VERIFIERS_DATA_DIR``.
+        hub: ``(hub name, config)`` used when no local source is given.
+        generate: ``(split, limit) -> rows`` for a synthetic task (used when no source is given).
+        select: ``(problems, split) -> problems`` when one file holds several splits (MBPP's task ids).
+        template: default prompt template (`verifiers_train.templates`).
+        ability: verl's ``ability`` column.
+        splits: output split -> source split that ``prepare`` writes by default.
+        min_self_verify: share of gold solutions that must score correct (``verifiers validate``).
+    """
+
+    name: str
+    scorer: Callable[[], Scorer]
+    data_sources: tuple[str, ...]
+    read_row: RowReader
+    scorer_name: str = ""
+    reference: ReferenceCodec = ANSWER
+    local_files: Mapping[str, str] = field(default_factory=dict)
+    hub: tuple[str, str | None] | None = None
+    generate: Callable[[str, int | None], list[dict[str, Any]]] | None = None
+    select: Callable[[list[Problem], str], list[Problem]] | None = None
+    template: str = "plain"
+    ability: str = "math"
+    splits: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({"train": "train", "test": "test"}))
+    min_self_verify: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.scorer_name:
+            object.__setattr__(self, "scorer_name", self.name)
+
+
+_REGISTRY: dict[str, TaskSpec] = {}
+
+
+def register(spec: TaskSpec) -> TaskSpec:
+    """Add (or replace) a task; every consumer sees it from then on. Returns ``spec``."""
+    if not spec.name or not spec.data_sources:
+        raise ConfigError(f"a task needs a name and at least one data_source, got {spec.name!r}")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def names() -> tuple[str, ...]:
+    """Registered task names, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def get(name: str) -> TaskSpec:
+    """The task called ``name``; `ConfigError` listing the known names otherwise."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ConfigError(f"unknown task {name!r}; choose one of {', '.join(_REGISTRY)}") from None
+
+
+def for_data_source(source: str) -> TaskSpec | None:
+    """The task a verl ``data_source`` (or a task name) means, or ``None``.
+
+    An exact alias wins; otherwise a source containing a task name (``my-mbpp-plus``) means that task,
+    the longest name first (``math500`` before ``math``).
+    """
+    if source in _REGISTRY:
+        return _REGISTRY[source]
+    for spec in _REGISTRY.values():
+        if source in spec.data_sources:
+            return spec
+    low = source.lower()
+    for name in sorted(_REGISTRY, key=len, reverse=True):
+        if name in low:
+            return _REGISTRY[name]
+    return None
+
+
+# ------------------------------------------------------------------ reading rows
+def field_of(row: Mapping[str, Any], keys: tuple[str, ...], where: str) -> Any:
+    """The first of ``keys`` present (and not None) in ``row``; `DataError` naming them otherwise."""
+    for k in keys:
+        if k in row and row[k] is not None:
+            return row[k]
+    raise DataError(f"{where}: row has none of the fields {keys}; it has {sorted(row)}")
+
+
+def answer_row(task: str, split: str, i: int, row: Mapping[str, Any]) -> Problem:
+    """A GSM8K-style row: ``question`` and a worked ``answer`` ending in ``#### N``."""
+    where = f"{task} row {i}"
+    question = field_of(row, ("question", "problem"), where)
+    solution = str(field_of(row, ("answer", "solution"), where))
+    meta = {"level": row["level"]} if "level" in row else {}
+    return Problem(f"{task}/{split}/{i}", str(question), gsm8k_final_answer(solution), solution, meta=meta)
+
+
+def math_row(task: str, split: str, i: int, row: Mapping[str, Any]) -> Problem:
+    """A MATH-style row: ``problem``, ``solution`` and ``answer`` (else the solution's last box)."""
+    where = f"{task} row {i}"
+    question = field_of(row, ("problem", "question"), where)
+    solution = str(field_of(row, ("solution",), where))
+    gold = row.get("answer") or last_boxed(solution) or ""
+    meta = {k: row[k] for k in ("subject", "type", "level") if k in row}
+    pid = str(row.get("unique_id") or f"{task}/{split}/{i}")
+    return Problem(pid, str(question), str(gold), solution, meta=meta)
+
+
+def mbpp_row(task: str, split: str, i: int, row: Mapping[str, Any]) -> Problem:
+    """An MBPP row: ``text``, ``test_list`` (a list or its JSON), set-up code, reference ``code``."""
+    where = f"{task} row {i}"
+    question = field_of(row, ("text", "prompt", "question"), where)
+    tests = field_of(row, ("test_list",), where)
+    if isinstance(tests, str):
+        tests = json.loads(tests)
+    setup = row.get("test_setup_code") or "\n".join(row.get("test_imports") or [])
+    task_id = row.get("task_id", i)
+    meta: dict[str, Any] = {"task_id": task_id}
+    if row.get("challenge_test_list"):
+        meta["challenge_tests"] = list(row["challenge_test_list"])
+    return Problem(f"{task}/{task_id}", str(question), "", str(row.get("code", "")), tuple(tests), str(setup), meta)
+
+
+# The original MBPP split is by task id.
+MBPP_SPLITS = {"prompt": range(1, 11), "test": range(11, 511), "validation": range(511, 601),
+               "train": range(601, 975)}
+
+
+def mbpp_split(problems: list[Problem], split: str) -> list[Problem]:
+    """The problems of ``split`` when ``problems`` is the whole of MBPP (974 task ids) in one file."""
+    whole = len(problems) > 600 and all("task_id" in p.meta for p in problems[:5])
+    if split not in MBPP_SPLITS or not whole:
+        return problems
+    return [p for p in problems if int(p.meta.get("task_id", -1)) in MBPP_SPLITS[split]]
+
+
+# ------------------------------------------------------------------ the built-in tasks
+def _gsm8k() -> Scorer:
+    from verifiers import gsm8k
+
+    return gsm8k
+
+
+def _math() -> Scorer:
+    from verifiers import math
+
+    return math
+
+
+def _mbpp() -> Scorer:
+    from verifiers import mbpp
+
+    return mbpp
+
+
+def _arith_rows(split: str, limit: int | None) -> list[dict[str, Any]]:
+    from verifiers import arith
+
+    return arith.generate(limit if limit is not None else arith.DEFAULT_SIZES.get(split, 500), split=split)
+
+
+# GSM8K and MATH keep verl's own data_source names first, so verl's built-in scorer can be swapped in.
+register(TaskSpec("gsm8k", _gsm8k, ("openai/gsm8k", "gsm8k"), answer_row, template="verl",
+                  local_files={"train": "gsm8k/train.jsonl", "test": "gsm8k/test.jsonl"},
+                  hub=("openai/gsm8k", "main")))
+register(TaskSpec("math", _math, ("DigitalLearningGmbH/MATH-lighteval", "math", "lighteval/MATH"), math_row,
+                  template="boxed", local_files={"test": "math/test.jsonl"},
+                  hub=("DigitalLearningGmbH/MATH-lighteval", "default"), min_self_verify=0.995))
+register(TaskSpec("math500", _math, ("HuggingFaceH4/MATH-500", "math500"), math_row, scorer_name="math",
+                  template="boxed", local_files={"test": "math/math500.jsonl"}, hub=("HuggingFaceH4/MATH-500", None),
+                  splits={"test": "test"}, min_self_verify=0.995))
+register(TaskSpec("mbpp", _mbpp, ("mbpp", "google-research-datasets/mbpp", "Muennighoff/mbpp"), mbpp_row,
+                  reference=TESTS, template="mbpp", ability="code", select=mbpp_split,
+                  local_files=dict.fromkeys(("train", "test", "validation", "prompt", "all"), "mbpp/mbpp.jsonl"),
+                  hub=("google-research-datasets/mbpp", "full")))
+register(TaskSpec("arith", _gsm8k, ("arith",), answer_row, scorer_name="gsm8k", template="verl",
+                  generate=_arith_rows))
