@@ -8,7 +8,10 @@ Each case file starts with header lines, then the program:
     # test: an assert (repeatable; none: the program has no tests)
     # setup: a line of test set-up code (optional, repeatable)
     # expect: the exact ExecutionResult.status (``passed`` for controls and probes that must pass)
-    # detail: TEXT           (optional) in the detail of the first test that did not pass
+    # detail: TEXT           why it did not pass: in the detail of the first test that failed (else, when no
+    #                        test ran, the result's detail); required unless ``expect: passed``, so a case
+    #                        fails for its own reason, never for any other (an import error, a crash)
+    # last-detail: TEXT      (optional) in the detail of the last test (budgets that later tests exhaust)
     # parent-cpu-s: S        (optional) CPU seconds this process may spend while the case runs: for cases
     #                        whose goal is to burn the parent's CPU (a bound 10x above what it costs, far
     #                        below what the attack cost before; CPU time, so machine load does not matter)
@@ -32,13 +35,17 @@ import socket
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 from verifiers.errors import SandboxError
 from verifiers.sandbox import CodePool
+
+Unavailable = Callable[[str, str], NoReturn]  # tests/conftest.py's `unavailable` fixture
 
 CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 CASES = sorted(CASE_DIR.glob("*.case"))
@@ -75,6 +82,7 @@ class Case:
     siblings: dict[str, str] = field(default_factory=dict)
     needs: str = ""
     detail: str = ""
+    last_detail: str = ""
     parent_cpu: float = 0.0
     timeout: float | None = None
 
@@ -93,10 +101,12 @@ def load_case(path: Path) -> Case:
     case = Case(head["class"][0], head["covers"][0], head.get("test", []), head["expect"][0], "\n".join(body) + "\n",
                 "\n".join(head.get("setup", [])), head.get("pool") == ["untouched"],
                 {k: head[k][0] for k in ("sibling-before", "sibling-after") if k in head}, (head.get("needs") or [""])[0],
-                (head.get("detail") or [""])[0], float((head.get("parent-cpu-s") or ["0"])[0]),
+                (head.get("detail") or [""])[0], (head.get("last-detail") or [""])[0],
+                float((head.get("parent-cpu-s") or ["0"])[0]),
                 float(head["timeout"][0]) if "timeout" in head else None)
     assert case.klass in CLASSES, f"{path.name}: unknown class {case.klass!r}"
     assert case.expect in STATUSES, f"{path.name}: expect must be one exact status, got {case.expect!r}"
+    assert case.detail or case.expect == "passed", f"{path.name}: needs a '# detail:' line (why it fails)"
     return case
 
 
@@ -134,24 +144,24 @@ def host(tmp_path_factory: pytest.TempPathFactory):
         s.close()
 
 
-def _start(**kw: object) -> CodePool:
+def _start(unavailable: Unavailable, **kw: object) -> CodePool:
     try:
         return CodePool(timeout_s=2.0, memory_mb=256, **kw).start()  # type: ignore[arg-type]
-    except SandboxError as exc:  # CI installs bubblewrap; a dev box without it skips loudly
-        pytest.skip(f"bubblewrap sandbox unavailable: {exc}")
+    except SandboxError as exc:  # a dev box without it skips loudly; CI (VERIFIERS_REQUIRE=bwrap) fails
+        unavailable("bwrap", f"bubblewrap sandbox unavailable: {exc}")
 
 
 @pytest.fixture(scope="module")
-def pool():
-    p = _start(workers=2)
+def pool(unavailable: Unavailable):
+    p = _start(unavailable, workers=2)
     yield p
     p.close()
 
 
 @pytest.fixture(scope="module")
-def single_pool():
+def single_pool(unavailable: Unavailable):
     """One sandbox, so a case and its siblings share a zygote and are in flight together."""
-    p = _start(workers=1, pipeline=8)
+    p = _start(unavailable, workers=1, pipeline=8)
     yield p
     p.close()
 
@@ -189,11 +199,13 @@ def _brief(r: object) -> str:
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host) -> None:
+def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host,
+                unavailable: Unavailable) -> None:
     case = load_case(path)
     p = single_pool if case.siblings else pool
     if case.needs == "cgroup" and not p.cgroup_in_force:
-        pytest.skip(f"no cgroup here ({p.limits_in_force}); the documented fallback bounds memory per process")
+        unavailable("cgroup", f"no cgroup here ({p.limits_in_force}); the documented fallback bounds memory "
+                              "per process")
     marker = "MK" + uuid.uuid4().hex
     tests = [_fill(t, host, marker) for t in case.tests]
     code, setup = _fill(case.code, host, marker), _fill(case.setup, host, marker)
@@ -217,8 +229,11 @@ def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host) -
     if case.parent_cpu:
         assert cpu < case.parent_cpu, f"{path.stem}: the parent spent {cpu:.2f} s of CPU"
     if case.detail:
-        first = next((t.detail for t in r.per_test if t.status != "passed"), r.detail)
+        first = next((t.detail for t in r.per_test if t.status not in ("passed", "not_run")), r.detail)
         assert case.detail in first, f"{path.stem}: {case.detail!r} not in {first!r}"
+    if case.last_detail:
+        last = r.per_test[-1].detail
+        assert case.last_detail in last, f"{path.stem}: {case.last_detail!r} not in {last!r}"
     if case.expect == "passed":
         assert r.tests_passed == r.tests_total == len(case.tests)
     else:

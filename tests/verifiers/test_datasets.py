@@ -34,9 +34,12 @@ def test_load_explicit_file_and_limit(data_dir):
     assert len(sanitized) == 427
 
 
-def test_parquet_roundtrip(tmp_path):
-    pa = pytest.importorskip("pyarrow")
-    import pyarrow.parquet as pq
+def test_parquet_roundtrip(tmp_path, unavailable):
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        unavailable("pyarrow", f"pyarrow is not installed: {exc}")
 
     pq.write_table(pa.table({"question": ["q"], "answer": ["x\n#### 1,000"]}), tmp_path / "test.parquet")
     (p,) = load_problems("gsm8k", tmp_path)

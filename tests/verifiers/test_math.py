@@ -24,8 +24,15 @@ def load_cases(name: str) -> list:
 # A CAS job that runs for minutes: expanding a huge power in a difference.
 HANG_GOLD = "(x+1)^{100000}"
 HANG_RESPONSE = "\\boxed{(x+2)^{100000}}"
-# Generous bound on "returns within timeout + 0.2 s" for a shared CI machine; the benchmark measures it.
-SLACK = 1.0
+# The README's promise: every call returns within its timeout + 0.2 s. Measured on the shared 2-core VM at
+# load average 6-7 (other jobs and two busy loops): worst overrun 56 ms; evals/speed measures it at scale.
+SLACK = 0.2
+# The MATH test solutions that do not self-verify, each boxing several different answers while the gold keeps
+# one (the README's 4,990/5,000; the table in evals/accuracy/README.md, "Golds that do not self-verify").
+MATH_TEST_HEDGES = frozenset(f"test/{name}.json" for name in (
+    "algebra/1878", "intermediate_algebra/1020", "intermediate_algebra/1855", "intermediate_algebra/2089",
+    "intermediate_algebra/225", "intermediate_algebra/25", "intermediate_algebra/702", "prealgebra/177",
+    "precalculus/1227", "precalculus/679"))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -40,20 +47,23 @@ def test_case_table(case: dict) -> None:
     assert s.correct == (case["status"] == "correct")
 
 
-@pytest.mark.parametrize(("response", "gold"), [
-    ("\\boxed{2^{2^{2^{2^{2^{2}}}}}}", "2^{2^{2^{2^{2^{3}}}}}"),
-    ("\\boxed{" + "(" * 300 + "x" + ")" * 300 + "}", "x+1"),
-    ("\\boxed{" + "\\frac{1}{" * 200 + "2" + "}" * 200 + "}", "3"),
-    ("\\boxed{" + "x^{" * 150 + "2" + "}" * 150 + "}", "y"),
-    ("\\boxed{10^{10^{10}}+1}", "10^{10^{10}}"),
-    ("\\boxed{9^{9^{9^{9}}}}", "9^{9^{9^{8}}}"),
+@pytest.mark.parametrize(("response", "gold", "status"), [
+    ("\\boxed{2^{2^{2^{2^{2^{2}}}}}}", "2^{2^{2^{2^{2^{3}}}}}", "incorrect"),   # decided in-process
+    ("\\boxed{" + "(" * 300 + "x" + ")" * 300 + "}", "x+1", "timeout"),        # the CAS runs for minutes
+    ("\\boxed{" + "\\frac{1}{" * 200 + "2" + "}" * 200 + "}", "3", "incorrect"),  # over max answer length
+    ("\\boxed{" + "x^{" * 150 + "2" + "}" * 150 + "}", "y", "timeout"),
+    ("\\boxed{10^{10^{10}}+1}", "10^{10^{10}}", "incorrect"),
+    ("\\boxed{9^{9^{9^{9}}}}", "9^{9^{9^{8}}}", "timeout"),
 ])
-def test_pathological_inputs_never_hang(response: str, gold: str) -> None:
+def test_pathological_inputs_never_hang(response: str, gold: str, status: str) -> None:
     cfg = math.Config(timeout=0.5)
     start = time.monotonic()
     s = math.score(response, gold, config=cfg)
-    assert time.monotonic() - start < cfg.timeout + SLACK
-    assert s.status in ("incorrect", "timeout"), s.explanation
+    took = time.monotonic() - start
+    assert took < cfg.timeout + SLACK
+    # A verdict decided in-process may only become a timeout when the whole budget was really spent (load).
+    assert s.status == status or (s.status == "timeout" and took >= cfg.timeout), (s.status, took,
+                                                                                 s.explanation)
 
 
 def test_timeout_is_a_status_and_the_pool_recovers() -> None:
@@ -135,16 +145,18 @@ def test_math500_golds_self_verify(data_dir) -> None:
 
     problems = load_problems("math500", data_dir / "math" / "math500.jsonl")
     bad = [p.id for p in problems if not math.score(p.solution, p.gold).correct]
-    # one solution boxes the same value twice in two forms *and* the gold; see evals/accuracy/README.md
-    assert len(bad) <= 1, bad
+    assert bad == []  # README: MATH-500 500/500
 
 
 def test_math_test_golds_self_verify(data_dir) -> None:
     from verifiers.datasets import load_problems
 
     problems = load_problems("math", data_dir / "math" / "test.jsonl")
-    bad = [p.id for p in problems if not math.score(p.solution, p.gold).correct]
-    assert len(bad) / len(problems) <= 0.005, bad
+    assert len(problems) == 5000
+    scores = {p.id: math.score(p.solution, p.gold) for p in problems}
+    bad = {i for i, s in scores.items() if not s.correct}
+    assert bad == MATH_TEST_HEDGES  # README: 4,990/5,000, the 10 exceptions box several answers
+    assert all(scores[i].status == "incorrect" and "hedged" in scores[i].explanation for i in bad)
 
 
 def test_broken_workers_are_reported_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,7 +1,8 @@
 """The CAS worker pool: deadlines cover start-up and queueing, workers are replaced, any thread or process.
 
-The contract is "every call returns within its timeout + 0.2 s"; on a loaded CI machine these tests allow
-``SLACK`` seconds instead and leave the precise number to ``evals/speed``.
+The contract is "every call returns within its timeout + 0.2 s" (the README's), and these tests hold it to
+that: ``SLACK`` is the promised 0.2 s. On the shared 2-core VM at load average ~10 the worst overrun seen
+was 43 ms (32 threads, 3 passes), a cold call in a fresh process 4 ms; ``evals/speed`` measures it at scale.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 import verifiers._workers as workers
 from verifiers._workers import WorkerPool, pool
 
-SLACK = 1.0
+SLACK = 0.2  # the README's promise
 HANG = ("(x+1)^{100000}", "(x+2)^{100000}", 1e-9)  # a CAS job that runs for minutes
 EASY = ("x^2-1", "(x-1)(x+1)", 1e-9)
 GENEROUS = 60.0  # for calls that must succeed, however loaded the machine

@@ -82,7 +82,13 @@ def test_reward_kwargs_select_preset_and_parts() -> None:
     plain = compute_score("openai/gsm8k", response, "18")
     book = compute_score("openai/gsm8k", response, "18", preset="book")
     assert "part_reasoning" in book and "part_reasoning" not in plain
-    assert book["score"] != plain["score"] or book["part_reasoning"] >= 0
+    # README: book = 0.75 x correctness + 0.25 x format, format = reasoning 0.3 + answer marker 0.2
+    assert plain["score"] == 1.0
+    assert (book["part_correctness"], book["part_reasoning"], book["part_marker"]) == (1.0, 1.0, 1.0)
+    assert book["score"] == pytest.approx(0.75 + 0.25 * (0.3 + 0.2))
+    bare = compute_score("openai/gsm8k", "#### 18", "18", preset="book")  # no reasoning: the marker only
+    assert (bare["part_reasoning"], bare["part_marker"]) == (0.0, 1.0)
+    assert bare["score"] == pytest.approx(0.75 + 0.25 * 0.2)
     weighted = compute_score("openai/gsm8k", response, "18", weights={"correctness": 0.5})
     assert weighted["score"] == pytest.approx(0.5)
     # verl adds these itself; they must not be mistaken for scorer settings

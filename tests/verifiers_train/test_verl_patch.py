@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 import torch
@@ -17,7 +19,13 @@ from verifiers_train import verl_patch
 from verifiers_train.cli import main as train_main
 from verifiers_train.verl_patch import CRITIC_ATTENTION, LOGPROBS, PATCHES
 
-pytest.importorskip("verl")
+Unavailable = Callable[[str, str], NoReturn]  # tests/conftest.py's `unavailable` fixture
+
+
+@pytest.fixture(autouse=True)
+def _verl_installed(unavailable: Unavailable) -> None:
+    if importlib.util.find_spec("verl") is None:
+        unavailable("verl", "verl is not installed")
 
 
 def _load(path: Path, name: str):
@@ -29,14 +37,15 @@ def _load(path: Path, name: str):
 
 
 @pytest.fixture()
-def verl_copy(tmp_path: Path) -> Path:
+def verl_copy(tmp_path: Path, unavailable: Unavailable) -> Path:
     """A verl folder holding copies of the installed verl's files that the patches edit (never the originals)."""
     root = tmp_path / "verl"
     for patch in PATCHES:
         (root / patch.path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(verl_patch.verl_root() / patch.path, root / patch.path)
     if any(verl_patch.is_patched(root).values()):
-        pytest.skip("the installed verl is already patched: no upstream code to compare with")
+        unavailable("verl", "the installed verl is already patched: no upstream code to compare with "
+                            "(reinstall verl==0.9.1)")
     return root
 
 

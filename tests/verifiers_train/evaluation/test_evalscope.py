@@ -6,7 +6,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -54,10 +56,11 @@ def test_reference_refuses_datasets_it_cannot_judge(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_evalscope_and_our_number_side_by_side(tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
+def test_evalscope_and_our_number_side_by_side(tiny_model: Path, tiny_data: Path, tmp_path: Path,
+                                                unavailable: Callable[[str, str], NoReturn]) -> None:
     python = os.environ.get(PYTHON_ENV, sys.executable)
     if not _has_evalscope(python):
-        pytest.skip(f"EvalScope not installed (set {PYTHON_ENV} to an interpreter that has it)")
+        unavailable("evalscope", f"EvalScope not installed (set {PYTHON_ENV} to an interpreter that has it)")
     cfg = EvalConfig(model=str(tiny_model), dataset="arith", data=str(tiny_data), limit=8, max_tokens=32,
                      out=str(tmp_path / "run"), progress=False)
     result = run_checkpoint(cfg)
