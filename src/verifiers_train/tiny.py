@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import glob
 import json
 import os
 import random
@@ -479,7 +480,7 @@ def _pid_alive(pid: int) -> bool:
 
 def _clean_stale(out: Path) -> None:
     """Remove partial folders of builds whose process is gone; restore a previous model a swap left aside."""
-    for p in out.parent.glob(f".{out.name}.*-*"):
+    for p in out.parent.glob(f".{glob.escape(out.name)}.*-*"):
         kind = _PARTIAL if p.name.startswith(f".{out.name}{_PARTIAL}") else _OLD
         pid_text = p.name[len(f".{out.name}{kind}"):].split("-")[0]
         if not pid_text.isdigit() or _pid_alive(int(pid_text)):
@@ -553,15 +554,20 @@ def _add_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    # SIGTERM (kill, timeout, schedulers) unwinds like Ctrl-C, so the partial folder is removed
-    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+    # SIGTERM (kill, timeout, schedulers) unwinds like Ctrl-C, so the partial folder is removed; only the
+    # main thread may set handlers (elsewhere a stale partial folder is cleared by the next build instead)
+    try:
+        previous = signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+    except ValueError:
+        previous = None
     try:
         info = build_tiny_model(args.out, dataset=args.dataset, data=args.data, template=args.template,
                                 size=args.size, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                                 train_problems=args.train_problems, seed=args.seed, device=args.device,
                                 threads=args.threads, log=_stderr, progress=args.progress)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     print(json.dumps(asdict(info) | {"path": str(info.path)}, indent=2))
     return 0
 
