@@ -1,8 +1,10 @@
 """``verifiers-train report``: training curves (PNG + HTML) and the PPO playbook's warning signs.
 
 Reads ``RUN_DIR/verl_metrics.jsonl`` (verl's file logger, full precision; the parts of a resumed run joined)
-or else ``RUN_DIR/metrics.jsonl`` (parsed console output), plots reward/accuracy, validation score, KL,
-entropy, response length and actor/critic loss against the step, and flags:
+or else ``RUN_DIR/metrics.jsonl`` (parsed console output), plots one panel per quantity against the step
+(`PANELS`: reward/accuracy, validation score, KL, entropy, response length, actor loss, critic loss, the
+critic's explained variance, gradient norms, step time; each on its own axis, so a small loss is not
+flattened by a large one), and flags:
 
 - KL exploding (above `KL_LIMIT`) or jumping (one step > `KL_JUMP_FACTOR` x the median so far);
 - actor loss NaN/inf or above `ACTOR_LOSS_LIMIT` in magnitude;
@@ -32,7 +34,8 @@ from typing import Any
 from verifiers.errors import DataError
 from verifiers_train.metrics import CONSOLE_METRICS, read_metrics, read_run_metrics
 
-__all__ = ["Flag", "Report", "build_report", "check_flags", "series", "validation_key"]
+__all__ = ["PANELS", "Flag", "Report", "build_report", "check_flags", "overview_figure", "panel_keys", "series",
+           "validation_key"]
 
 # Warning thresholds (named so a reader can tune them; values follow common PPO/GRPO practice).
 KL_LIMIT = 1.0  # nats/token: far beyond the ~0.001-0.1 of a healthy KL-regularized run
@@ -46,15 +49,31 @@ REWARD_RISE = 0.05
 FLAT_ACC = 0.01
 MIN_POINTS = 3
 
-# Panels: title -> regexes of metric keys (first matches are plotted, up to a few per panel).
+# Panels: title -> regexes of metric keys (first matches are plotted, up to `MAX_SERIES` per panel). Keys are
+# the ones verl 0.9.1 logs (`verl/trainer/ppo/metric_utils.py`, the actor/critic workers); the recorded runs
+# under evals/gpu/h200_run* have every one of them.
 PANELS: dict[str, tuple[str, ...]] = {
     "reward / accuracy (train)": (r"^critic/score/mean$", r"^critic/rewards/mean$", r"^(train|reward)[^@]*/acc(/mean)?$"),
     "validation": (r"^val-core/.+/(acc|reward)/mean@\d+$",),
     "KL": (r"^actor/kl_loss$", r"^actor/ppo_kl$", r"^actor/reward_kl_penalty$"),
     "entropy": (r"^actor/entropy$",),
     "response length": (r"^response_length/mean$", r"^response_length/max$"),
-    "actor / critic loss": (r"^actor/pg_loss$", r"^critic/vf_loss$"),
+    "actor loss (pg_loss)": (r"^actor/pg_loss$",),
+    "critic loss (vf_loss)": (r"^critic/vf_loss$",),
+    "explained variance (critic)": (r"^critic/vf_explained_var$",),
+    "grad norm": (r"^actor/grad_norm$", r"^critic/grad_norm$"),
+    "step time (s)": (r"^timing_s/step$", r"^perf/time_per_step$", r"^timing_s/gen$", r"^timing_s/update_actor$"),
 }
+MAX_SERIES = 4
+# Shown in an empty panel: why a metric may be absent.
+ABSENT_NOTE: dict[str, str] = {
+    "critic loss (vf_loss)": "not logged (GRPO has no critic)",
+    "explained variance (critic)": "not logged (GRPO has no critic)",
+}
+# A panel whose positive series differ by more than this factor in size gets a log axis (actor vs critic
+# grad norm), so the smaller one is not drawn as a flat line.
+LOG_AXIS_RATIO = 20.0
+PANEL_COLUMNS = 5
 
 
 @dataclass(frozen=True)
@@ -186,51 +205,118 @@ def check_flags(rows: list[dict[str, Any]]) -> list[Flag]:
     return flags
 
 
-def _plot(rows: list[dict[str, Any]], out_dir: Path) -> list[Path]:
+def panel_keys(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """The metric keys each panel plots (in pattern order, at most `MAX_SERIES`; empty when none is logged).
+
+    A key whose values repeat an earlier key's (verl logs ``critic/rewards/mean`` = ``critic/score/mean`` when
+    there is no KL penalty, ``perf/time_per_step`` = ``timing_s/step``) is left out: drawn on top, it would
+    hide the first. `series_label` names both on the kept line.
+    """
+    all_keys = sorted({k for r in rows for k in r if k != "step"})
+    panels: dict[str, list[str]] = {}
+    for title, patterns in PANELS.items():
+        keys: list[str] = []
+        for pat in patterns:
+            keys += [k for k in all_keys if re.search(pat, k) and k not in keys]
+        kept: list[str] = []
+        for key in keys:
+            if not any(series(rows, key) == series(rows, k) for k in kept):
+                kept.append(key)
+        panels[title] = kept[:MAX_SERIES]
+    return panels
+
+
+def series_label(rows: list[dict[str, Any]], title: str, key: str) -> str:
+    """``key``, plus `` = other`` for each key of the panel that `panel_keys` dropped as its duplicate."""
+    same = [k for k in sorted({k for r in rows for k in r if k != "step"})
+            if k != key and any(re.search(p, k) for p in PANELS[title]) and series(rows, k) == series(rows, key)]
+    return " = ".join([key, *same])
+
+
+def _magnitude(rows: list[dict[str, Any]], key: str) -> float:
+    ys = [abs(y) for y in _finite(series(rows, key)[1])]
+    return statistics.median(ys) if ys else 0.0
+
+
+def _split_by_magnitude(rows: list[dict[str, Any]], keys: list[str]) -> tuple[list[str], list[str]]:
+    """Keys near the largest series' size, and keys more than `LOG_AXIS_RATIO` times smaller."""
+    sizes = {k: _magnitude(rows, k) for k in keys}
+    top = max(sizes.values(), default=0.0)
+    small = [k for k in keys if top > 0 and sizes[k] * LOG_AXIS_RATIO < top]
+    return [k for k in keys if k not in small], small
+
+
+def _draw_panel(ax: Any, rows: list[dict[str, Any]], title: str, keys: list[str]) -> None:
+    """Plot a panel's series; series of very different size get a log axis (all positive) or a right axis."""
+    ax.set_title(title)
+    ax.set_xlabel("step")
+    ax.grid(alpha=0.3)
+    if not keys:
+        ax.text(0.5, 0.5, ABSENT_NOTE.get(title, "not logged"), ha="center", va="center", transform=ax.transAxes,
+                color="gray")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        return
+    _, small = _split_by_magnitude(rows, keys)
+    positive = all(y > 0 for k in keys for y in _finite(series(rows, k)[1]))
+    right = ax.twinx() if small and not positive else None
+    handles = []
+    for i, key in enumerate(keys):
+        xs, ys = series(rows, key)
+        target = right if right is not None and key in small else ax
+        handles += target.plot(xs, ys, marker="." if len(xs) < 30 else None, color=f"C{i}",
+                               label=series_label(rows, title, key) + (" (right axis)" if target is right else ""))
+    if small and positive:
+        ax.set_yscale("log")
+    ax.legend(handles=handles, fontsize=8)
+
+
+def overview_figure(rows: list[dict[str, Any]]) -> Any:
+    """One matplotlib figure with every `PANELS` panel on its own axes (unused grid cells hidden)."""
+    plt = _pyplot()
+    panels = panel_keys(rows)
+    n_rows = math.ceil(len(panels) / PANEL_COLUMNS)
+    fig, axes = plt.subplots(n_rows, PANEL_COLUMNS, figsize=(4.2 * PANEL_COLUMNS, 3.6 * n_rows), squeeze=False)
+    for ax, (title, keys) in zip(axes.flat, panels.items(), strict=False):
+        _draw_panel(ax, rows, title, keys)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")  # no display on training hosts
     import matplotlib.pyplot as plt
 
-    pngs: list[Path] = []
-    fig, axes = plt.subplots(2, 3, figsize=(15, 8))
-    for ax, (title, patterns) in zip(axes.flat, PANELS.items(), strict=True):
-        keys: list[str] = []
-        all_keys = sorted({k for r in rows for k in r if k != "step"})
-        for pat in patterns:
-            keys += [k for k in all_keys if re.search(pat, k) and k not in keys]
-        for key in keys[:4]:
-            xs, ys = series(rows, key)
-            ax.plot(xs, ys, marker="." if len(xs) < 30 else None, label=key)
-        ax.set_title(title)
-        ax.set_xlabel("step")
-        if keys:
-            ax.legend(fontsize=7)
-        else:
-            ax.text(0.5, 0.5, "not logged", ha="center", va="center", transform=ax.transAxes, color="gray")
-        ax.grid(alpha=0.3)
-        single = plt.figure(figsize=(6, 4))
-        sax = single.add_subplot(111)
-        for key in keys[:4]:
-            sax.plot(*series(rows, key), label=key)
-        sax.set_title(title)
-        sax.set_xlabel("step")
-        if keys:
-            sax.legend(fontsize=7)
+    return plt
+
+
+def _plot(rows: list[dict[str, Any]], out_dir: Path) -> list[Path]:
+    plt = _pyplot()
+    fig = overview_figure(rows)
+    overview = out_dir / "overview.png"
+    fig.savefig(overview, dpi=100)
+    plt.close(fig)
+    pngs: list[Path] = [overview]
+    for title, keys in panel_keys(rows).items():
+        single, sax = plt.subplots(figsize=(6, 4))
+        _draw_panel(sax, rows, title, keys)
         path = out_dir / (re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") + ".png")
         single.tight_layout()
         single.savefig(path, dpi=100)
         plt.close(single)
         pngs.append(path)
-    fig.tight_layout()
-    overview = out_dir / "overview.png"
-    fig.savefig(overview, dpi=100)
-    plt.close(fig)
-    return [overview, *pngs]
+    return pngs
 
 
 def _html(report: Report) -> str:
-    img = base64.b64encode(report.pngs[0].read_bytes()).decode("ascii")
+    # one image per panel, embedded (the page stays a single file) and large enough to read its legend;
+    # overview.png holds them all in one picture
+    imgs = "".join(f'<img src="data:image/png;base64,{base64.b64encode(p.read_bytes()).decode("ascii")}" '
+                   f'alt="{html.escape(p.stem)}">' for p in report.pngs[1:])
     rows = "".join(
         f"<tr class='{f.status.replace('/', '')}'><td>{html.escape(f.name)}</td><td>{f.status}</td>"
         f"<td>{html.escape(f.detail)}</td></tr>" for f in report.flags)
@@ -238,11 +324,13 @@ def _html(report: Report) -> str:
                       for k, v in report.summary.items())
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>verl run report</title>
 <style>body{{font-family:sans-serif;margin:2em}}td{{padding:2px 10px}}tr.warn{{background:#fdd}}
-tr.ok{{background:#dfd}}tr.na{{color:#888}}table{{border-collapse:collapse}}</style></head><body>
+tr.ok{{background:#dfd}}tr.na{{color:#888}}table{{border-collapse:collapse}}
+.curves{{display:flex;flex-wrap:wrap;gap:8px}}.curves img{{width:calc(33% - 8px);min-width:360px}}</style></head><body>
 <h1>Run report: {html.escape(report.run_dir.name)}</h1>
 <p>{report.steps} logged steps from <code>{html.escape(str(report.source))}</code></p>
 <h2>Warning signs</h2><table><tr><th>check</th><th>status</th><th>detail</th></tr>{rows}</table>
-<h2>Curves</h2><img src="data:image/png;base64,{img}" style="max-width:100%">
+<h2>Curves</h2><div class="curves">{imgs}</div>
+<p>All panels in one picture: <code>overview.png</code></p>
 <h2>Last values</h2><table>{summary}</table></body></html>
 """
 

@@ -1,32 +1,46 @@
 """Build a tiny Qwen2-architecture chat model (a few MB) that partly solves a dataset, with no downloads.
 
-Used by the tests (a CPU model in seconds) and by the GPU end-to-end check, where no pretrained weights
-can be fetched: a byte-level BPE tokenizer is trained with `tokenizers` on the dataset's prompts and
-solutions, a small `Qwen2ForCausalLM` is initialised, and a brief SFT on the chat-formatted solutions
-teaches it to answer ``... #### N`` and get some answers right, so RL has a non-zero, varying reward.
+Used by the tests (a CPU model in seconds), as a CPU smoke path (``--size smoke``: under a minute on two
+cores) and by the GPU end-to-end check, where no pretrained weights can be fetched: a byte-level BPE
+tokenizer is trained with `tokenizers` on the dataset's prompts and solutions, a small `Qwen2ForCausalLM` is
+initialised, and a brief SFT on the chat-formatted solutions teaches it to answer ``... #### N`` and get some
+answers right, so RL has a non-zero, varying reward.
 
 Pitfall handled here: transformers 5 reloads a saved qwen2 fast tokenizer as ``Qwen2Tokenizer``, whose
 pre-tokenizer splits digits one by one, unlike the in-memory tokenizer it was trained as. The model is
 trained on the tokenizer *as reloaded by AutoTokenizer* (what vLLM and verl use), so its accuracy
 survives the round trip.
 
+Output is atomic: everything is written to a hidden folder next to the target
+(``.NAME.partial-PID-*``) and renamed into place only when complete, so a killed build leaves either no
+model or the previous complete one; a later build removes partial folders whose process is gone.
+
 Example:
-    >>> info = build_tiny_model("tiny-model", size="test", steps=200)   # doctest: +SKIP
-    >>> info.greedy_accuracy
-    0.4
+    >>> info = build_tiny_model("tiny-model", size="smoke")   # doctest: +SKIP
+    >>> info.greedy_accuracy                                    # doctest: +SKIP
+    0.28125
 
 Command line::
 
-    python -m verifiers_train.tiny --out tiny-model [--size small] [--steps 800]
+    verifiers-train tiny-model --out tiny-model [--size auto|smoke|test|small] [--steps N]
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import glob
 import json
+import os
 import random
+import re
+import shutil
+import signal
+import sys
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +54,9 @@ CHAT_TEMPLATE = (
     "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+INFO_FILE = "tiny_model_info.json"  # written last: its presence marks a complete tiny model folder
+# Greedy evaluation may generate this many tokens beyond the longest training answer.
+EVAL_EXTRA_TOKENS = 16
 
 
 @dataclass(frozen=True)
@@ -63,12 +80,41 @@ class TinySize:
     vocab: int
 
 
-SIZES: dict[str, TinySize] = {
-    # ~2M parameters: the GPU smoke-test model (trains in a few minutes on CPU, seconds on a GPU).
-    "small": TinySize(hidden=256, layers=2, heads=4, kv_heads=2, intermediate=512, vocab=1000),
-    # ~0.2M parameters: CPU tests, trains in seconds.
-    "test": TinySize(hidden=64, layers=2, heads=4, kv_heads=2, intermediate=192, vocab=400),
+@dataclass(frozen=True)
+class TinyPreset:
+    """A named size: the architecture and the training settings that bring it to partial accuracy."""
+
+    arch: TinySize
+    steps: int
+    batch_size: int
+    lr: float
+    train_problems: int
+    purpose: str
+    easy_arith: bool = False  # train and check on `easy_arith_rows` when the dataset is arith
+
+
+PRESETS: dict[str, TinyPreset] = {
+    # ~2M parameters: the GPU smoke-test model (a few minutes on a CPU, seconds on a GPU).
+    "small": TinyPreset(TinySize(hidden=256, layers=2, heads=4, kv_heads=2, intermediate=512, vocab=1000),
+                        steps=800, batch_size=32, lr=3e-3, train_problems=4000,
+                        purpose="~2M parameters for GPU runs (vLLM head dim 64)"),
+    # ~0.2M parameters: the model the tests build (callers pass their own steps and data).
+    "test": TinyPreset(TinySize(hidden=64, layers=2, heads=4, kv_heads=2, intermediate=192, vocab=400),
+                       steps=800, batch_size=32, lr=3e-3, train_problems=4000,
+                       purpose="~0.2M parameters for tests"),
+    # The CPU smoke path. On all of arith a 0.2M model stays near chance for minutes (it must learn to
+    # copy and add two-digit numbers); on arith's one-digit slice it reaches ~20-40% in 400 steps.
+    # Measured in evals/tiny_model/README.md.
+    "smoke": TinyPreset(TinySize(hidden=64, layers=2, heads=4, kv_heads=2, intermediate=192, vocab=400),
+                        steps=400, batch_size=16, lr=1e-2, train_problems=1500,
+                        purpose="CPU smoke model on arith's one-digit slice, under a minute on 2 cores",
+                        easy_arith=True),
 }
+# The smoke slice of arith: level 1 (one addition or subtraction) with every number in the question <= this.
+EASY_ARITH_MAX = 9
+EASY_ARITH_TEST = 200  # test problems written beside the model for `verifiers-eval`
+SIZES: dict[str, TinySize] = {name: p.arch for name, p in PRESETS.items()}
+AUTO_SIZE = "auto"  # `small` with CUDA, `smoke` without
 
 
 @dataclass(frozen=True)
@@ -84,59 +130,140 @@ class TinyModelInfo:
     seconds: float
 
 
+def resolve_size(size: str, device: str) -> str:
+    """The preset name ``size`` means on ``device`` (``auto``: ``small`` on CUDA, ``smoke`` on a CPU)."""
+    if size == AUTO_SIZE:
+        return "small" if device.startswith("cuda") else "smoke"
+    if size not in PRESETS:
+        raise ConfigError(f"unknown tiny model size {size!r}; choose one of {AUTO_SIZE}, {', '.join(PRESETS)}")
+    return size
+
+
 def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str | None = None,
                      problems: Sequence[Problem] | None = None, template: str | None = None,
-                     size: str | TinySize = "small", steps: int = 800, batch_size: int = 32, lr: float = 3e-3,
-                     train_problems: int = 4000, eval_problems: int = 32, seed: int = 0,
-                     device: str | None = None, threads: int | None = None, log: Any = print) -> TinyModelInfo:
+                     size: str | TinySize = AUTO_SIZE, steps: int | None = None, batch_size: int | None = None,
+                     lr: float | None = None, train_problems: int | None = None, eval_problems: int = 32,
+                     seed: int = 0, device: str | None = None, threads: int | None = None,
+                     log: Callable[[str], Any] | None = print, progress: str = "auto") -> TinyModelInfo:
     """Train a tokenizer and a tiny Qwen2 model on a dataset's solutions; save both with save_pretrained.
 
     Args:
-        out_dir: folder for ``config.json``, ``model.safetensors``, tokenizer files, ``generation_config.json``.
+        out_dir: folder for ``config.json``, ``model.safetensors``, tokenizer files, ``generation_config.json``
+            and ``tiny_model_info.json``; replaced atomically when complete (only if it is empty or a tiny model).
         dataset: dataset whose train split (``solution`` field) is the SFT data; ``arith`` by default.
         data: local file for the dataset (see `load_problems`); ``arith`` needs none.
         problems: use these problems instead of loading ``dataset`` (the last ``eval_problems`` are held out).
         template: prompt template, default the task's ``template``, so evaluation prompts match.
-        size: a `SIZES` key or a `TinySize`.
-        steps: optimizer steps.
-        batch_size: sequences per step.
-        lr: peak learning rate (one-cycle schedule).
-        train_problems: problems loaded for training when ``problems`` is not given.
+        size: a `PRESETS` key, ``auto`` (``small`` on CUDA, ``smoke`` on a CPU) or a `TinySize`.
+        steps, batch_size, lr, train_problems: override the preset's training settings (a `TinySize` gets
+            the ``small`` preset's).
         eval_problems: held-out problems for the greedy accuracy check.
         seed: seeds data order and initialisation.
         device: ``cuda`` or ``cpu``; default CUDA when available.
-        threads: CPU threads for torch (1 is fastest on a busy shared machine); default torch's choice.
+        threads: CPU threads for torch; default 1 on a CPU for the tiny sizes (their matrices are too small
+            for threads to pay off, and spinning threads crawl on a shared machine), torch's choice on CUDA.
         log: ``print``-like callable for progress lines (``None`` to stay quiet).
+        progress: ``auto`` (a rich progress bar when rich is installed, ``log`` is ``print`` and stderr is a
+            terminal; else plain lines with ETA through ``log``), ``bar`` or ``lines``.
 
     Returns:
         A `TinyModelInfo`; ``greedy_accuracy`` says how much the model already solves.
 
     Raises:
-        ConfigError: unknown size or template, or too few problems.
+        ConfigError: unknown size or template, too few problems, or ``out_dir`` exists and is not a tiny model.
     """
     import torch
-    from transformers import GenerationConfig, Qwen2Config, Qwen2ForCausalLM
-
-    from verifiers import tasks
-    from verifiers_train.templates import build_messages
 
     t0 = time.perf_counter()
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    if isinstance(size, TinySize):
+        name, preset = "custom", PRESETS["small"]
+        arch = size
+    else:
+        name = resolve_size(size, device)
+        preset = PRESETS[name]
+        arch = preset.arch
+    steps = preset.steps if steps is None else steps
+    batch_size = batch_size or preset.batch_size
+    lr = lr or preset.lr
+    train_problems = train_problems or preset.train_problems
+    if threads is None and device == "cpu":
+        threads = 1
+    out = Path(out_dir)
+    _check_target(out)
+    easy = preset.easy_arith and dataset == "arith" and data is None and problems is None and name != "custom"
+    say = log or (lambda *_: None)
+    say(f"tiny-model: size {name}{' (auto: ' + device + ')' if size == AUTO_SIZE else ''}, {steps} steps of "
+        f"{batch_size} on {device}" + (f" with {threads} thread(s)" if threads else "")
+        + (f", arith level 1 with numbers <= {EASY_ARITH_MAX} (data/ beside the model)" if easy else "")
+        + f", writing {out}")
     if threads:
         torch.set_num_threads(threads)
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    arch = SIZES.get(size) if isinstance(size, str) else size
-    if arch is None:
-        raise ConfigError(f"unknown tiny model size {size!r}; choose one of {', '.join(SIZES)}")
-    template = template or tasks.get(dataset).template
-    if problems is None:
-        problems = load_problems(dataset, data, split="train", limit=train_problems + eval_problems)
-    problems = [p for p in problems if p.solution]
-    if len(problems) <= eval_problems + batch_size:
-        raise ConfigError(f"need more than {eval_problems + batch_size} problems with solutions, got {len(problems)}")
+    with _atomic_folder(out) as tmp:
+        if easy:
+            problems = _write_easy_arith(tmp / "data", train_problems + eval_problems, seed)
+        elif problems is None:
+            problems = load_problems(dataset, data, split="train", limit=train_problems + eval_problems)
+        problems = [p for p in problems if p.solution]
+        if len(problems) <= eval_problems + batch_size:
+            raise ConfigError(f"need more than {eval_problems + batch_size} problems with solutions, "
+                              f"got {len(problems)}")
+        model, tok, loss_value, accuracy, params = _train(
+            tmp, problems, dataset=dataset, template=template, arch=arch, steps=steps, batch_size=batch_size,
+            lr=lr, eval_problems=eval_problems, seed=seed, device=device, say=say,
+            progress=_choose_progress(progress, log))
+        _save_model(model, tok, tmp)
+        info = TinyModelInfo(out, params, len(tok), steps, loss_value, accuracy, time.perf_counter() - t0)
+        (tmp / INFO_FILE).write_text(json.dumps(asdict(info) | {
+            "path": str(out), "dataset": dataset, "template": template or _default_template(dataset),
+            "size": name} | ({"data": str(out / "data")} if easy else {}), indent=2) + "\n")
+    say(f"tiny-model: greedy accuracy {accuracy:.1%} on {eval_problems} held-out problems; "
+        f"{info.seconds:.1f} s; saved {out}")
+    return info
+
+
+def easy_arith_rows(n: int, split: str, seed: int = 0) -> list[dict[str, Any]]:
+    """``n`` arith rows of level 1 whose numbers are all at most `EASY_ARITH_MAX` (the smoke slice).
+
+    Drawn from `verifiers.arith.generate` and filtered, so they are arith problems, split as arith splits them.
+    """
+    from verifiers import arith
+
+    draws = 16 * n  # about 1 level-1 problem in 12 has only one-digit numbers
+    while True:
+        rows = [r for r in arith.generate(draws, split=split, levels=(1,), seed=seed)
+                if max(int(x) for x in re.findall(r"\d+", r["question"])) <= EASY_ARITH_MAX]
+        if len(rows) >= n:
+            return rows[:n]
+        draws *= 2
+
+
+def _write_easy_arith(folder: Path, n_train: int, seed: int) -> list[Problem]:
+    """Write ``train.jsonl`` and ``test.jsonl`` of the smoke slice; return the train problems."""
+    folder.mkdir()
+    for split, n in (("train", n_train), ("test", EASY_ARITH_TEST)):
+        rows = easy_arith_rows(n, split, seed)
+        (folder / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return load_problems("arith", folder, split="train")
+
+
+def _default_template(dataset: str) -> str:
+    from verifiers import tasks
+
+    return tasks.get(dataset).template
+
+
+def _train(out: Path, problems: Sequence[Problem], *, dataset: str, template: str | None, arch: TinySize,
+           steps: int, batch_size: int, lr: float, eval_problems: int, seed: int, device: str,
+           say: Callable[[str], Any], progress: str) -> tuple[Any, Any, float, float, int]:
+    """Tokenizer + SFT + greedy check; returns ``(model, tokenizer, final loss, accuracy, parameters)``."""
+    import torch
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from verifiers_train.templates import build_messages
+
+    template = template or _default_template(dataset)
     train, held_out = problems[:-eval_problems], problems[-eval_problems:]
-    say = log or (lambda *_: None)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     torch.manual_seed(seed)
 
@@ -152,7 +279,7 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
     model: Any = Qwen2ForCausalLM(cfg)
     model = model.to(device)
     params = sum(p.numel() for p in model.parameters())
-    say(f"tiny model: {params / 1e6:.2f}M parameters, vocab {len(tok)} (padded {vocab}), {len(train)} SFT problems")
+    say(f"tiny-model: {params / 1e6:.2f}M parameters, vocab {len(tok)} (padded {vocab}), {len(train)} SFT problems")
 
     def encode(messages: list[dict[str, str]], solution: str) -> tuple[list[int], list[int]]:
         prompt = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
@@ -161,40 +288,49 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
         return p_ids + a_ids, [-100] * len(p_ids) + a_ids  # loss on the answer only
 
     encoded = [encode(m, s) for m, s in chats[: len(train)]]
+    longest_answer = max(sum(t != -100 for t in y) for _, y in encoded)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1))
     model.train()
     loss_value = float("nan")
-    for step in range(steps):
-        batch = rng.sample(encoded, min(batch_size, len(encoded)))
-        width = max(len(x) for x, _ in batch)
-        ids = torch.full((len(batch), width), tok.pad_token_id)
-        labels = torch.full((len(batch), width), -100)
-        mask = torch.zeros((len(batch), width), dtype=torch.long)
-        for i, (x, y) in enumerate(batch):
-            ids[i, : len(x)] = torch.tensor(x)
-            labels[i, : len(y)] = torch.tensor(y)
-            mask[i, : len(x)] = 1
-        loss = model(input_ids=ids.to(device), attention_mask=mask.to(device), labels=labels.to(device)).loss
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        sched.step()
-        opt.zero_grad()
-        loss_value = float(loss.item())
-        if step % 100 == 0 or step == steps - 1:
-            say(f"step {step} loss {loss_value:.3f}")
-
+    with _progress_bar(progress, "SFT", steps, say) as bar:
+        for _ in range(steps):
+            batch = rng.sample(encoded, min(batch_size, len(encoded)))
+            width = max(len(x) for x, _ in batch)
+            ids = torch.full((len(batch), width), tok.pad_token_id)
+            labels = torch.full((len(batch), width), -100)
+            mask = torch.zeros((len(batch), width), dtype=torch.long)
+            for i, (x, y) in enumerate(batch):
+                ids[i, : len(x)] = torch.tensor(x)
+                labels[i, : len(y)] = torch.tensor(y)
+                mask[i, : len(x)] = 1
+            loss = model(input_ids=ids.to(device), attention_mask=mask.to(device), labels=labels.to(device)).loss
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            opt.zero_grad()
+            loss_value = float(loss.item())
+            bar(f"loss {loss_value:.3f}")
     model.eval()
-    accuracy = _greedy_accuracy(model, tok, dataset, template, held_out)
-    say(f"greedy accuracy on {len(held_out)} held-out problems: {accuracy:.1%}")
-    model.to("cpu").save_pretrained(out, safe_serialization=True)
+    accuracy = _greedy_accuracy(model, tok, dataset, template, held_out, longest_answer + EVAL_EXTRA_TOKENS)
+    return model, tok, loss_value, accuracy, params
+
+
+def _save_model(model: Any, tok: Any, out: Path) -> None:
+    from transformers import GenerationConfig
+    from transformers.utils import logging as hf_logging
+
+    quiet = hf_logging.is_progress_bar_enabled()
+    if quiet:
+        hf_logging.disable_progress_bar()  # its "Writing model shards" bar would interleave with ours
+    try:
+        model.to("cpu").save_pretrained(out, safe_serialization=True)
+    finally:
+        if quiet:
+            hf_logging.enable_progress_bar()
     GenerationConfig(eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id,
                      bos_token_id=tok.pad_token_id, do_sample=True, temperature=1.0).save_pretrained(out)
-    info = TinyModelInfo(out, params, len(tok), steps, loss_value, accuracy, time.perf_counter() - t0)
-    (out / "tiny_model_info.json").write_text(json.dumps(asdict(info) | {"path": str(out), "dataset": dataset,
-                                                                         "template": template}, indent=2) + "\n")
-    return info
 
 
 def _train_tokenizer(out: Path, chats: Sequence[tuple[list[dict[str, str]], str]], vocab_size: int) -> Any:
@@ -219,8 +355,9 @@ def _train_tokenizer(out: Path, chats: Sequence[tuple[list[dict[str, str]], str]
     return AutoTokenizer.from_pretrained(out)
 
 
-def _greedy_accuracy(model: Any, tok: Any, dataset: str, template: str, problems: Sequence[Problem]) -> float:
-    """Share of problems the dataset's own scorer marks correct under greedy decoding (64 new tokens)."""
+def _greedy_accuracy(model: Any, tok: Any, dataset: str, template: str, problems: Sequence[Problem],
+                     max_new_tokens: int, batch: int = 64) -> float:
+    """Share of problems the dataset's own scorer marks correct under greedy decoding (batched, left-padded)."""
     import torch
 
     from verifiers_train.evaluation._scoring import job_for, score_jobs
@@ -228,54 +365,231 @@ def _greedy_accuracy(model: Any, tok: Any, dataset: str, template: str, problems
 
     if not problems:
         return float("nan")
-    responses = []
-    for p in problems:
-        prompt = tok.apply_chat_template(build_messages(p, template), add_generation_prompt=True, tokenize=False)
-        x = tok(prompt, add_special_tokens=False, return_tensors="pt").to(model.device)
-        with torch.inference_mode():
-            y = model.generate(**x, max_new_tokens=64, do_sample=False, eos_token_id=tok.eos_token_id,
-                               pad_token_id=tok.pad_token_id)
-        responses.append(tok.decode(y[0, x["input_ids"].shape[1] :], skip_special_tokens=True))
+    responses: list[str] = []
+    side = tok.padding_side
+    tok.padding_side = "left"  # generation continues every row from its last real token
+    try:
+        for start in range(0, len(problems), batch):
+            chunk = problems[start: start + batch]
+            prompts = [tok.apply_chat_template(build_messages(p, template), add_generation_prompt=True,
+                                               tokenize=False) for p in chunk]
+            x = tok(prompts, add_special_tokens=False, padding=True, return_tensors="pt").to(model.device)
+            with torch.inference_mode():
+                y = model.generate(**x, max_new_tokens=max_new_tokens, do_sample=False,
+                                   eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
+            responses += tok.batch_decode(y[:, x["input_ids"].shape[1]:], skip_special_tokens=True)
+    finally:
+        tok.padding_side = side
     scores = score_jobs(dataset, "accuracy", template, [job_for(p, r, dataset) for p, r in zip(problems, responses,
                                                                                                 strict=True)])
     return sum(bool(s["correct"]) for s in scores) / len(problems)
 
 
+# ---------------------------------------------------------------- progress
+def _choose_progress(progress: str, log: Callable[[str], Any] | None) -> str:
+    """``bar``, ``lines`` or ``off`` for the requested mode and the current terminal."""
+    if progress not in ("auto", "bar", "lines"):
+        raise ConfigError(f"progress must be auto, bar or lines, not {progress!r}")
+    if log is None:
+        return "off"
+    if progress == "auto":
+        import importlib.util
+
+        # a log file or a pipe gets plain lines: a redrawn bar there is unreadable
+        rich_ok = importlib.util.find_spec("rich") is not None
+        return "bar" if rich_ok and log in (print, _stderr) and sys.stderr.isatty() else "lines"
+    return progress
+
+
+def format_eta(seconds: float) -> str:
+    """``42 s``, ``3 min 05 s`` or ``1 h 02 min``."""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+@contextmanager
+def _progress_bar(mode: str, label: str, total: int, say: Callable[[str], Any]) -> Iterator[Callable[[str], None]]:
+    """Yield ``advance(detail)``, called once per unit of work; shows done/total, elapsed and ETA."""
+    if mode == "bar":
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[detail]}"))
+        with Progress(*columns, console=Console(stderr=True)) as bar:
+            task = bar.add_task(label, total=total, detail="")
+            yield lambda detail: bar.update(task, advance=1, detail=detail)
+        return
+    if mode == "off":
+        yield lambda detail: None
+        return
+    start = time.perf_counter()
+    done = 0
+    last_line = start
+    every = max(1, total // 10)  # about ten lines per phase, and at least one every 15 s
+
+    def advance(detail: str) -> None:
+        nonlocal done, last_line
+        done += 1
+        now = time.perf_counter()
+        if done % every and done != total and now - last_line < 15:
+            return
+        last_line = now
+        elapsed = now - start
+        eta = elapsed / done * (total - done)
+        say(f"{label} {done}/{total} ({done / total:.0%}) {detail}, {format_eta(elapsed)} elapsed, "
+            f"ETA {format_eta(eta)}")
+
+    yield advance
+
+
+# ---------------------------------------------------------------- atomic output
+_PARTIAL = ".partial-"
+_OLD = ".old-"
+
+
+def _check_target(out: Path) -> None:
+    """Refuse a target that exists and is not a previous tiny model (it would be replaced whole)."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise ConfigError(f"--out {out} exists and is not a folder; choose another path")
+    if out.is_dir() and any(out.iterdir()) and not (out / INFO_FILE).is_file():
+        raise ConfigError(f"--out {out} exists and is not a tiny model folder (no {INFO_FILE}); building would "
+                          "replace it, so choose a new path or remove it first")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def _clean_stale(out: Path) -> None:
+    """Remove partial folders of builds whose process is gone; restore a previous model a swap left aside."""
+    for p in out.parent.glob(f".{glob.escape(out.name)}.*-*"):
+        kind = _PARTIAL if p.name.startswith(f".{out.name}{_PARTIAL}") else _OLD
+        pid_text = p.name[len(f".{out.name}{kind}"):].split("-")[0]
+        if not pid_text.isdigit() or _pid_alive(int(pid_text)):
+            continue
+        if kind == _OLD and not out.exists() and (p / INFO_FILE).is_file():
+            os.replace(p, out)  # a build was killed between its two renames: put the old model back
+        else:
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``); False where unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0  # type: ignore[no-any-return]
+
+
+def _publish(tmp: Path, out: Path) -> None:
+    """Move the finished folder ``tmp`` to ``out``, replacing a previous model without a moment of neither."""
+    if not out.exists():
+        os.replace(tmp, out)
+        return
+    if _exchange(tmp, out):
+        shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the previous model
+        return
+    aside = out.parent / f".{out.name}{_OLD}{os.getpid()}-{time.time_ns()}"
+    os.replace(out, aside)  # killed here: `_clean_stale` restores `aside` on the next build
+    os.replace(tmp, out)
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+@contextmanager
+def _atomic_folder(out: Path) -> Iterator[Path]:
+    """Yield a fresh hidden folder next to ``out``; on success it replaces ``out``, on failure it is removed."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _clean_stale(out)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}{_PARTIAL}{os.getpid()}-", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp.chmod(0o777 & ~umask)  # mkdtemp's 0700 would make the published model private to its builder
+    try:
+        yield tmp
+        _publish(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+# ---------------------------------------------------------------- command line
 def _add_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--out", required=True, help="output model folder")
+    sizes = ", ".join(f"{n}: {p.purpose} ({p.steps} steps)" for n, p in PRESETS.items())
+    ap.add_argument("-o", "--out", required=True, help="output model folder (replaced atomically when complete)")
     ap.add_argument("--dataset", default="arith", help="dataset whose train solutions are the SFT data")
     ap.add_argument("--data", default=None, help="local data file (not needed for arith)")
     ap.add_argument("--template", default=None, help="prompt template (default: the dataset's)")
-    ap.add_argument("--size", default="small", choices=sorted(SIZES), help="architecture preset")
-    ap.add_argument("--steps", type=int, default=800, help="SFT optimizer steps")
-    ap.add_argument("--batch-size", type=int, default=32)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--train-problems", type=int, default=4000)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--size", default=AUTO_SIZE, choices=[AUTO_SIZE, *PRESETS],
+                    help=f"preset; auto = small with CUDA, smoke without. {sizes}")
+    ap.add_argument("--steps", type=int, default=None, help="SFT optimizer steps (default: the preset's)")
+    ap.add_argument("--batch-size", type=int, default=None, help="sequences per step (default: the preset's)")
+    ap.add_argument("--lr", type=float, default=None, help="peak learning rate (default: the preset's)")
+    ap.add_argument("--train-problems", type=int, default=None, help="problems loaded (default: the preset's)")
+    ap.add_argument("--seed", type=int, default=0, help="seed for data order and initialisation")
     ap.add_argument("--device", default=None, help="cuda or cpu (default: cuda when available)")
-    ap.add_argument("--threads", type=int, default=None, help="CPU threads for torch")
+    ap.add_argument("--threads", type=int, default=None, help="CPU threads for torch (default: 1 on a CPU)")
+    ap.add_argument("--progress", default="auto", choices=["auto", "bar", "lines"],
+                    help="auto: a bar on a terminal when rich is installed, plain lines with ETA otherwise")
 
 
 def _run(args: argparse.Namespace) -> int:
-    info = build_tiny_model(args.out, dataset=args.dataset, data=args.data, template=args.template,
-                            size=args.size, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
-                            train_problems=args.train_problems, seed=args.seed, device=args.device,
-                            threads=args.threads)
+    # SIGTERM (kill, timeout, schedulers) unwinds like Ctrl-C, so the partial folder is removed; only the
+    # main thread may set handlers (elsewhere a stale partial folder is cleared by the next build instead)
+    try:
+        previous = signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+    except ValueError:
+        previous = None
+    try:
+        info = build_tiny_model(args.out, dataset=args.dataset, data=args.data, template=args.template,
+                                size=args.size, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
+                                train_problems=args.train_problems, seed=args.seed, device=args.device,
+                                threads=args.threads, log=_stderr, progress=args.progress)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     print(json.dumps(asdict(info) | {"path": str(info.path)}, indent=2))
     return 0
+
+
+def _stderr(line: str) -> None:
+    """Progress goes to stderr, so stdout carries only the result (JSON) for scripts."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def register(sub: Any) -> None:
     """Add ``verifiers-train tiny-model`` to a ``verifiers-train`` subparsers object."""
     p = sub.add_parser("tiny-model", help="build a tiny Qwen2 model + tokenizer, SFT-trained to partial accuracy",
-                       description=(__doc__ or "").split("\n")[0])
+                       description=(__doc__ or "").split("\n")[0],
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     _add_arguments(p)
     p.set_defaults(func=_run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m verifiers_train.tiny``: build a tiny model and print where it went and how good it is."""
-    ap = argparse.ArgumentParser(prog="python -m verifiers_train.tiny", description=(__doc__ or "").split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m verifiers_train.tiny", description=(__doc__ or "").split("\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     _add_arguments(ap)
     return _run(ap.parse_args(argv))
 

@@ -19,7 +19,7 @@ from verifiers_train.metrics import (
     read_metrics,
     read_run_metrics,
 )
-from verifiers_train.report import build_report, check_flags
+from verifiers_train.report import build_report, check_flags, series
 
 ACC = "val-core/arith/acc/mean@1"
 
@@ -108,7 +108,7 @@ def test_report_writes_pngs_html_flags_from_console_metrics(tmp_path: Path,
     rep = run / "report"
     assert (rep / "report.html").read_text().count("<tr class='ok'>") == 6
     pngs = sorted(p.name for p in rep.glob("*.png"))
-    assert "overview.png" in pngs and len(pngs) == 7 and all((rep / p).stat().st_size > 1000 for p in pngs)
+    assert "overview.png" in pngs and len(pngs) == 11 and all((rep / p).stat().st_size > 1000 for p in pngs)
     assert {f["name"] for f in json.loads((rep / "flags.json").read_text())} >= {"kl", "entropy"}
 
 
@@ -177,3 +177,113 @@ def test_parse_line_inverts_verls_console_logger(step: int, metrics: dict, prefi
 
     row = parse_line(prefix + concat_dict_to_str(metrics, step=step))
     assert row == {"step": step, **{k: float(v) for k, v in metrics.items()}}
+
+
+# ---------------------------------------------------------------- plots, on verl's own recorded output
+GPU_EVALS = Path(__file__).resolve().parents[2] / "evals" / "gpu"
+
+
+def _real_run(tmp_path: Path, archive: str, member: str) -> Path:
+    """Unpack one run's ``verl_metrics.jsonl`` from a recorded H200 run (real verl 0.9.1 output)."""
+    import tarfile
+
+    with tarfile.open(GPU_EVALS / archive) as tar:
+        data = tar.extractfile(f"{member}/verl_metrics.jsonl")
+        assert data is not None
+        run = tmp_path / member
+        _write(run / "verl_metrics.jsonl", [json.loads(line) for line in data.read().splitlines() if line.strip()])
+    return run
+
+
+def _axes_by_title(fig: object) -> dict[str, object]:
+    """The visible titled axes (a twin axis has no title of its own)."""
+    return {ax.get_title(): ax for ax in fig.axes if ax.get_visible() and ax.get_title()}  # type: ignore[attr-defined]
+
+
+def test_ppo_losses_get_their_own_axes_fitted_to_each(tmp_path: Path) -> None:
+    from verifiers_train.report import overview_figure
+
+    rows = read_run_metrics(_real_run(tmp_path, "h200_run5/ppo_b128_40.tar.gz", "ppo"))[0]
+    axes = _axes_by_title(overview_figure(rows))
+    for title, key in (("actor loss (pg_loss)", "actor/pg_loss"), ("critic loss (vf_loss)", "critic/vf_loss")):
+        ax = axes[title]
+        lines = ax.get_lines()  # type: ignore[attr-defined]
+        assert [line.get_label() for line in lines] == [key]
+        _, ys = series(rows, key)
+        assert list(lines[0].get_ydata()) == ys and len(ys) >= 40
+        lo, hi = ax.get_ylim()  # type: ignore[attr-defined]
+        span = max(ys) - min(ys)
+        # the axis hugs this loss alone: the other loss (10-1000x larger) would stretch it
+        assert lo <= min(ys) and hi >= max(ys) and hi - lo < 1.5 * span
+
+
+def test_explained_variance_grad_norm_and_step_time_are_plotted(tmp_path: Path) -> None:
+    from verifiers_train.report import overview_figure, panel_keys
+
+    rows = read_run_metrics(_real_run(tmp_path, "h200_run5/ppo_b128_40.tar.gz", "ppo"))[0]
+    keys = panel_keys(rows)
+    assert keys["explained variance (critic)"] == ["critic/vf_explained_var"]
+    assert keys["grad norm"] == ["actor/grad_norm", "critic/grad_norm"]
+    assert keys["step time (s)"] == ["timing_s/step", "timing_s/gen", "timing_s/update_actor"]
+    axes = _axes_by_title(overview_figure(rows))
+    for title in ("explained variance (critic)", "grad norm", "step time (s)"):
+        for line in axes[title].get_lines():  # type: ignore[attr-defined]
+            assert list(line.get_ydata()) == series(rows, line.get_label().split(" = ")[0])[1]
+    assert len(axes) == len(keys)  # one axes per panel; the grid's spare cells are hidden
+
+
+def test_a_series_repeating_another_is_drawn_once_and_named_twice(tmp_path: Path) -> None:
+    """verl logs perf/time_per_step = timing_s/step and, without a KL penalty, rewards = score."""
+    from verifiers_train.report import overview_figure, panel_keys
+
+    rows = read_run_metrics(_real_run(tmp_path, "h200_run5/ppo_b128_40.tar.gz", "ppo"))[0]
+    assert series(rows, "perf/time_per_step") == series(rows, "timing_s/step")
+    assert panel_keys(rows)["reward / accuracy (train)"] == ["critic/score/mean"]
+    labels = [line.get_label() for line in _axes_by_title(overview_figure(rows))["step time (s)"].get_lines()]
+    assert labels[0] == "timing_s/step = perf/time_per_step"
+
+
+def test_a_much_smaller_signed_series_gets_a_right_axis(tmp_path: Path) -> None:
+    """actor/ppo_kl (~1e-5, sometimes negative) beside actor/kl_loss (~1e-2): a log axis would drop it."""
+    from verifiers_train.report import overview_figure
+
+    rows = read_run_metrics(_real_run(tmp_path, "h200_run5/ppo_b128_40.tar.gz", "ppo"))[0]
+    assert min(series(rows, "actor/ppo_kl")[1]) < 0
+    fig = overview_figure(rows)
+    kl = _axes_by_title(fig)["KL"]
+    assert kl.get_yscale() == "linear"  # type: ignore[attr-defined]
+    assert [line.get_label() for line in kl.get_lines()] == ["actor/kl_loss"]  # type: ignore[attr-defined]
+    twins = [ax for ax in fig.axes if ax is not kl and ax.bbox.bounds == kl.bbox.bounds]  # type: ignore[attr-defined]
+    assert [line.get_label() for ax in twins for line in ax.get_lines()] == ["actor/ppo_kl (right axis)"]
+    ys = series(rows, "actor/ppo_kl")[1]
+    lo, hi = twins[0].get_ylim()
+    assert lo <= min(ys) and hi >= max(ys) and hi - lo < 1.5 * (max(ys) - min(ys))
+
+
+def test_grpo_has_no_critic_panels_and_says_why(tmp_path: Path) -> None:
+    from verifiers_train.report import overview_figure, panel_keys
+
+    rows = read_run_metrics(_real_run(tmp_path, "h200_run4/grpo_b128_80.tar.gz", "grpo"))[0]
+    keys = panel_keys(rows)
+    assert keys["critic loss (vf_loss)"] == [] and keys["explained variance (critic)"] == []
+    assert keys["grad norm"] == ["actor/grad_norm"] and keys["actor loss (pg_loss)"] == ["actor/pg_loss"]
+    axes = _axes_by_title(overview_figure(rows))
+    notes = [t.get_text() for t in axes["critic loss (vf_loss)"].texts]  # type: ignore[attr-defined]
+    assert notes == ["not logged (GRPO has no critic)"]
+
+
+def test_series_of_different_magnitude_share_a_log_axis() -> None:
+    from verifiers_train.report import overview_figure
+
+    rows = [{"step": s, "actor/grad_norm": 0.01 * s, "critic/grad_norm": 5.0 * s} for s in range(1, 6)]
+    assert _axes_by_title(overview_figure(rows))["grad norm"].get_yscale() == "log"  # type: ignore[attr-defined]
+    rows = [{"step": s, "actor/grad_norm": 0.5 * s, "critic/grad_norm": 1.0 * s} for s in range(1, 6)]
+    assert _axes_by_title(overview_figure(rows))["grad norm"].get_yscale() == "linear"  # type: ignore[attr-defined]
+
+
+def test_report_on_a_real_ppo_run_writes_every_panel(tmp_path: Path) -> None:
+    report = build_report(_real_run(tmp_path, "h200_run5/ppo_b128_40.tar.gz", "ppo"))
+    names = {p.name for p in report.pngs}
+    assert {"overview.png", "actor_loss_pg_loss.png", "critic_loss_vf_loss.png", "explained_variance_critic.png",
+            "grad_norm.png", "step_time_s.png"} <= names
+    assert "critic/vf_explained_var" in report.summary and "timing_s/step" in report.summary

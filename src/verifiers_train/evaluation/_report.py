@@ -110,26 +110,39 @@ def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.
         keys += [k for k in t if k not in keys]
     header = ["metric", *names]
     rows = [[k, *[str(t.get(k, "")) for t in tables]] for k in keys]
-    rows.insert(2, [f"accuracy change vs {names[0]} (paired 95% CI)", *_paired_cells(run_dirs)])
+    diffs = paired_differences(run_dirs)
+    rows.insert(2, [f"accuracy change vs {names[0]} (paired 95% CI)", *_paired_cells(diffs)])
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
     (out / "compare.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     if _have_matplotlib():
-        _plot_compare(names, [m for _, m in runs], out / "compare.png")
+        plt = _plt()
+        fig = compare_figure(names, [m for _, m in runs], diffs)
+        fig.savefig(out / "compare.png", dpi=100)
+        plt.close(fig)
     table = "<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr>" + "".join(
         "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows) + "</table>"
+    chart = '<img src="compare.png" alt="compare" style="max-width:100%">' if (out / "compare.png").is_file() else ""
     (out / "compare.html").write_text(_page("verifiers-eval compare", [
-        "<h1>verifiers-eval compare</h1>", table, '<img src="compare.png" alt="compare">']), encoding="utf-8")
+        "<h1>verifiers-eval compare</h1>", chart, table]), encoding="utf-8")
     return header, rows
 
 
-def _paired_cells(run_dirs: Sequence[str | os.PathLike[str]]) -> list[str]:
-    """Per run: its accuracy minus the first run's, paired over shared problems (from ``samples.jsonl``)."""
+def paired_differences(run_dirs: Sequence[str | os.PathLike[str]]) -> list[dict[str, Any] | None]:
+    """Per run: its accuracy minus the first run's, paired over shared problems (from ``samples.jsonl``).
+
+    Returns:
+        One entry per run: ``None`` for the first (the baseline) and for a run sharing no problem with it,
+        else `paired_difference`'s ``{"difference", "ci95", "problems"}`` (fractions, not points).
+    """
     acc = [per_problem_accuracy(RunDir(d).read_samples(repair=False)) for d in run_dirs]
+    return [None] + [paired_difference(acc[0], other) if acc[0] and other else None for other in acc[1:]]
+
+
+def _paired_cells(diffs: Sequence[Mapping[str, Any] | None]) -> list[str]:
     cells = ["(baseline)"]
-    for other in acc[1:]:
-        d = paired_difference(acc[0], other) if acc[0] and other else None
+    for d in diffs[1:]:
         if d is None:
             cells.append("n/a (no shared problems in samples.jsonl)")
             continue
@@ -165,15 +178,19 @@ def _plot_k_curves(metrics: Mapping[str, Any], path: Path) -> Path | None:
         return None
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 3.5))
+    values: list[float] = []
     for key, label in (("pass_at_k", "pass@k"), ("maj_at_k", "maj@k")):
         curve = metrics.get(key) or {}
         if curve:
             ks = [int(k) for k in curve]
+            values += [100 * v for v in curve.values()]
             ax.plot(ks, [100 * v for v in curve.values()], marker="o", label=label)
     ax.set_xscale("log", base=2)
+    ticks = sorted(int(k) for k in metrics["pass_at_k"])
+    ax.set_xticks(ticks, [str(k) for k in ticks])
     ax.set_xlabel("k")
     ax.set_ylabel("%")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(*value_axis_limits(values, values))
     ax.set_title("pass@k and maj@k")
     ax.grid(alpha=0.3)
     ax.legend()
@@ -219,8 +236,9 @@ def _plot_lengths(samples: Sequence[Mapping[str, Any]], path: Path) -> Path | No
 def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 3.5))
-    ax.bar([f"level {k}" for k in by_level], [100 * v for v in by_level.values()], color="#55a868")
-    ax.set_ylim(0, 100)
+    heights = [100 * v for v in by_level.values()]
+    ax.bar([f"level {k}" for k in by_level], heights, color="#55a868")
+    ax.set_ylim(0, value_axis_limits(heights, heights)[1])  # bars start at 0: their length is the value
     ax.set_ylabel("accuracy %")
     ax.set_title("accuracy by difficulty level")
     fig.tight_layout()
@@ -229,29 +247,93 @@ def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path:
     return path
 
 
-def _plot_compare(names: Sequence[str], metrics: Sequence[Mapping[str, Any]], path: Path) -> None:
+def value_axis_limits(lows: Sequence[float], highs: Sequence[float], *, floor: float = 0.0, ceil: float = 100.0,
+                      pad: float = 0.15, min_span: float = 2.0) -> tuple[float, float]:
+    """Y-axis limits that fit the data (lowest low to highest high) with ``pad`` of the span either side.
+
+    Kept inside ``[floor, ceil]`` (a percentage cannot leave 0-100) and at least ``min_span`` wide, so a few
+    points of difference fill the plot instead of lying flat on a fixed 0-100 axis. NaNs are ignored.
+    """
+    finite = [v for v in (*lows, *highs) if math.isfinite(v)]
+    if not finite:
+        return floor, ceil
+    lo, hi = min(finite), max(finite)
+    if hi - lo < min_span:
+        mid = (lo + hi) / 2
+        lo, hi = mid - min_span / 2, mid + min_span / 2
+    margin = pad * (hi - lo)
+    lo, hi = max(floor, lo - margin), min(ceil, hi + margin)
+    return (lo, hi) if hi > lo else (floor, ceil)
+
+
+def compare_figure(names: Sequence[str], metrics: Sequence[Mapping[str, Any]],
+                   diffs: Sequence[Mapping[str, Any] | None]) -> Any:
+    """The ``compare.png`` figure: accuracy with 95% CIs, each run's paired change vs the first, pass@k.
+
+    All y-axes are fitted to the data (`value_axis_limits`); the change panel has a zero line, so a change
+    whose CI excludes 0 is visible at a glance.
+    """
     plt = _plt()
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
-    acc = [100 * float(m.get("accuracy", 0.0)) for m in metrics]
-    lo = [a - 100 * float(m.get("accuracy_ci95", [0, 0])[0]) for a, m in zip(acc, metrics, strict=True)]
-    hi = [100 * float(m.get("accuracy_ci95", [0, 0])[1]) - a for a, m in zip(acc, metrics, strict=True)]
-    ax1.bar(range(len(names)), acc, yerr=[lo, hi], capsize=4, color="#4c72b0")
-    ax1.set_xticks(range(len(names)), names, rotation=20, ha="right")
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4.2))
+    x = list(range(len(names)))
+    acc = [100 * float(m.get("accuracy", math.nan)) for m in metrics]
+    ci = [[100 * float(v) for v in m.get("accuracy_ci95", [math.nan, math.nan])] for m in metrics]
+    ax1.errorbar(x, acc, yerr=[[a - c[0] for a, c in zip(acc, ci, strict=True)],
+                               [c[1] - a for a, c in zip(acc, ci, strict=True)]],
+                 fmt="o", capsize=5, color="#4c72b0", markersize=7)
+    for xi, a in zip(x, acc, strict=True):
+        ax1.annotate(f"{a:.1f}%", (xi, a), textcoords="offset points", xytext=(8, 0), va="center", fontsize=8)
+    ax1.set_xticks(x, names, rotation=20, ha="right")
+    ax1.set_xlim(-0.5, len(names) - 0.5)
     ax1.set_ylabel("accuracy % (95% CI)")
-    ax1.set_ylim(0, 100)
+    ax1.set_ylim(*value_axis_limits([c[0] for c in ci] + acc, [c[1] for c in ci] + acc))
+    ax1.set_title("accuracy (mean pass@1)")
+    ax1.grid(axis="y", alpha=0.3)
+
+    shown = [(name, d) for name, d in zip(names, diffs, strict=True) if d is not None]
+    ax2.axhline(0, color="gray", linewidth=1)
+    if shown:
+        mid = [100 * float(d["difference"]) for _, d in shown]
+        lo = [100 * float(d["ci95"][0]) for _, d in shown]
+        hi = [100 * float(d["ci95"][1]) for _, d in shown]
+        xs = list(range(len(shown)))
+        colors = ["#55a868" if lo_ > 0 else "#c44e52" if hi_ < 0 else "#8c8c8c" for lo_, hi_ in zip(lo, hi, strict=True)]
+        for xi, m_, lo_, hi_, c in zip(xs, mid, lo, hi, colors, strict=True):
+            ax2.errorbar([xi], [m_], yerr=[[m_ - lo_], [hi_ - m_]], fmt="o", capsize=5, color=c, markersize=7)
+            ax2.annotate(f"{m_:+.2f} [{lo_:+.2f}, {hi_:+.2f}]", (xi, m_), textcoords="offset points", xytext=(8, 0),
+                         va="center", fontsize=8)
+        ax2.set_xticks(xs, [n for n, _ in shown], rotation=20, ha="right")
+        ax2.set_xlim(-0.5, len(shown) - 0.5 + 0.6)  # room for the labels right of the points
+        ax2.set_ylim(*value_axis_limits([*lo, 0.0], [*hi, 0.0], floor=-100.0, min_span=1.0))
+        ax2.set_xlabel("green: CI above 0, red: CI below 0, gray: CI includes 0", fontsize=8, color="gray")
+    else:
+        ax2.text(0.5, 0.5, "no paired change (one run, or no shared problems)", ha="center", va="center",
+                 transform=ax2.transAxes, color="gray")
+        ax2.set_xticks([])
+    ax2.set_ylabel(f"change vs {names[0]} (points, paired 95% CI)")
+    ax2.set_title(f"paired accuracy change vs {names[0]}")
+    ax2.grid(axis="y", alpha=0.3)
+
+    values: list[float] = []
+    ks: set[int] = set()
     for name, m in zip(names, metrics, strict=True):
         curve = m.get("pass_at_k") or {}
         if curve:
-            ax2.plot([int(k) for k in curve], [100 * v for v in curve.values()], marker="o", label=name)
-    ax2.set_xscale("log", base=2)
-    ax2.set_xlabel("k")
-    ax2.set_ylabel("pass@k %")
-    ax2.set_ylim(0, 100)
-    ax2.grid(alpha=0.3)
-    ax2.legend(fontsize=8)
+            values += [100 * v for v in curve.values()]
+            ks |= {int(k) for k in curve}
+            ax3.plot([int(k) for k in curve], [100 * v for v in curve.values()], marker="o", label=name)
+    ax3.set_xscale("log", base=2)
+    if ks:
+        ax3.set_xticks(sorted(ks), [str(k) for k in sorted(ks)])  # 1, 2, 4, 8 rather than 2^0 ... 2^3
+    ax3.set_xlabel("k")
+    ax3.set_ylabel("pass@k %")
+    ax3.set_ylim(*value_axis_limits(values, values))
+    ax3.set_title("pass@k")
+    ax3.grid(alpha=0.3)
+    if values:
+        ax3.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    return fig
 
 
 def _table(rows: Sequence[tuple[str, Any]]) -> str:
