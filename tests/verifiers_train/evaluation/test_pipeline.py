@@ -200,7 +200,7 @@ def test_bad_inputs_give_one_clear_error_each(tiny_model: Path, tiny_data: Path,
     # the CLI turns them into one line on stderr and exit status 2
     assert main(["checkpoint", str(tmp_path / "nope"), "--dataset", "arith", "--out", str(tmp_path / "f")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("verifiers-eval: error: model not found") and "Traceback" not in err
+    assert err.startswith("verifiers-eval checkpoint: error: model not found") and "Traceback" not in err
     with pytest.raises(SystemExit):
         main(["checkpoint", str(tiny_model), "--dataset", "gsm9k"])
     assert "invalid choice: 'gsm9k'" in capsys.readouterr().err
