@@ -226,7 +226,7 @@ def test_score_subcommand_rescores_a_runs_samples(full_run: Path, tmp_path: Path
     assert main(["score", str(plain), "--dataset", "gsm8k", "--overwrite", "--no-report"]) == 0
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"text": "x"}) + "\n")
-    with pytest.raises(DataError, match="no 'response' string"):
+    with pytest.raises(DataError, match="row 1: no 'response' field"):
         score_file(bad, "gsm8k")
 
 
