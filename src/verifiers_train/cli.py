@@ -15,6 +15,7 @@ parsed namespace; returns an exit code).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import shlex
@@ -194,7 +195,14 @@ def _cmd_run(a: argparse.Namespace) -> int:
         return 0
     if a.preflight:
         preflight(p)
-    return launch(p, echo=say, max_seconds=a.max_seconds)
+    if not a.json:
+        return launch(p, max_seconds=a.max_seconds)
+    from verifiers_train.metrics import run_summary
+
+    with contextlib.redirect_stdout(sys.stderr):  # verl's output too: stdout carries only the JSON
+        code = launch(p, echo=say, max_seconds=a.max_seconds)
+    emit_json({"exit_code": code, **run_summary(p.run_dir)})
+    return code
 
 
 def _print_plan(p: Any, file: Any) -> None:

@@ -216,3 +216,16 @@ def test_status_reads_the_run_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "validation: 0:0.184 6:0.21" in out and "step 6  reward 0.6  step_s 11.5" in out
     assert main(["status", str(run), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["last_step"] == 6
+
+
+def test_run_json_keeps_stdout_for_one_object(tmp_path: Path, tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    fake = tmp_path / "forever.py"
+    fake.write_text(_FOREVER)
+    monkeypatch.setattr(RunPlan, "argv", property(lambda self: [sys.executable, str(fake)]))
+    assert main(["run", "--task", "arith", "--model", str(tiny_model_dir), "--out", str(tmp_path / "r"),
+                 "--batch-size", "8", "--mini-batch-size", "4", "--no-preflight", "--max-seconds", "1",
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)  # verl's lines and the progress went to stderr
+    assert summary["exit_code"] == 0 and summary["last_step"] >= 1 and "step:0" in captured.err
