@@ -166,7 +166,8 @@ def validation_key(rows: list[dict[str, Any]]) -> str | None:
     ``val-core/`` column), or ``None`` when the run has not validated yet."""
     keys = sorted({k for r in rows for k in r if k.startswith("val-core/")})
     acc = [k for k in keys if "/acc/" in k]
-    return (acc or keys or [None])[0]
+    preferred = acc or keys
+    return preferred[0] if preferred else None
 
 
 def run_summary(run_dir: str | os.PathLike[str], last: int = 4) -> dict[str, Any]:
