@@ -204,19 +204,20 @@ def _empty(keys: tuple[str, ...]) -> dict[str, Any]:
 
 def _note_error(data_source: str, exc: BaseException) -> None:
     global _errors
-    with _errors_lock:
-        _errors += 1
-        n = _errors
-        first_of_source = isinstance(exc, UnknownDataSource) and data_source not in _unknown_sources
-        if first_of_source:
-            _unknown_sources.add(data_source)
     if isinstance(exc, UnknownDataSource):
         # Once per source, whatever the sample count: every such sample scores 0, which a run must not hide.
+        # Not counted below, so the scoring failures that follow still get their first tracebacks logged.
+        with _errors_lock:
+            first_of_source = data_source not in _unknown_sources
+            _unknown_sources.add(data_source)
         if first_of_source:
             logger.error("verifiers reward: %s. Every sample with this data_source scores 0 with error=1. Fix: "
                          "prepare the data with a known --data-source, or force a scorer with "
                          "+reward.custom_reward_function.reward_kwargs.task=gsm8k|math|mbpp", exc)
         return
+    with _errors_lock:
+        _errors += 1
+        n = _errors
     if n <= _LOG_FIRST or n % _LOG_EVERY == 0:
         # A configuration problem needs its message, not a traceback; a bug needs the traceback.
         logger.error("verifiers reward failed on a %s sample (%d failures so far in this process): %s",
