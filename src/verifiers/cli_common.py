@@ -50,9 +50,9 @@ class DefaultsFormatter(argparse.RawDescriptionHelpFormatter):
 
 def version_string(prog: str) -> str:
     """``PROG X.Y.Z`` with the installed version of this package."""
-    from verifiers import __version__
+    import verifiers
 
-    return f"{prog} {__version__}"
+    return f"{prog} {verifiers.__version__}"
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
