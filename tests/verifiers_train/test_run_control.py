@@ -229,3 +229,34 @@ def test_run_json_keeps_stdout_for_one_object(tmp_path: Path, tiny_model_dir: Pa
     captured = capsys.readouterr()
     summary = json.loads(captured.out)  # verl's lines and the progress went to stderr
     assert summary["exit_code"] == 0 and summary["last_step"] >= 1 and "step:0" in captured.err
+
+
+def test_real_ctrl_c_stops_verl_and_prints_the_resume_command(tmp_path: Path, tiny_model_dir: Path) -> None:
+    import os
+    import subprocess
+
+    fake = tmp_path / "forever.py"
+    fake.write_text(_FOREVER)
+    wrapper = tmp_path / "cli.py"  # the CLI, with verl replaced by the endless fake (a process of its own)
+    wrapper.write_text("import sys\nfrom verifiers_train.run import RunPlan\nfrom verifiers_train.cli import main\n"
+                       f"RunPlan.argv = property(lambda self: [sys.executable, {str(fake)!r}])\n"
+                       "sys.argv[0] = 'verifiers-train'\nsys.exit(main())\n")
+    out = tmp_path / "r"
+    argv = ["run", "--task", "arith", "--model", str(tiny_model_dir), "--out", str(out), "--batch-size", "8",
+            "--mini-batch-size", "4", "--no-preflight"]
+    proc = subprocess.Popen([sys.executable, str(wrapper), *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env=os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)})
+    log = out / "train.log"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and "step:2" not in (
+            log.read_text() if log.is_file() else ""):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=90)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("verifiers-train run: interrupted; resume with: verifiers-train run "
+                                                   "--task arith")
+    assert "interrupted; stopping verl" in log.read_text()
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    assert str(fake) not in ps  # verl (here its stand-in) was stopped, not orphaned

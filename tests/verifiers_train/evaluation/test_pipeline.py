@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -135,6 +136,29 @@ def test_resume_after_sigkill_of_the_cli(full_run: Path, tiny_model: Path, tiny_
     resumed = _by_key(RunDir(out).read_samples())
     full = _by_key(RunDir(full_run).read_samples())
     assert {k: s["response"] for k, s in resumed.items()} == {k: s["response"] for k, s in full.items()}
+
+
+def test_ctrl_c_of_the_cli_prints_the_resume_command(full_run: Path, tiny_model: Path, tiny_data: Path,
+                                                     tmp_path: Path) -> None:
+    out = tmp_path / "interrupted"
+    cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", str(tiny_model), "--task",
+           "arith", "--data", str(tiny_data), "--limit", "8", "--n", "4", "--temperature", "1.0", "--max-tokens",
+           "24", "--chunk-problems", "1", "--out", str(out), "--quiet", "--no-report"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=os.environ | {"OMP_NUM_THREADS": "1"})
+    samples = out / "samples.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and not (samples.is_file() and samples.stat().st_size):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("verifiers-eval checkpoint: interrupted; resume with: verifiers-eval checkpoint ")
+    assert last.endswith(f"--out {out} --quiet --no-report --resume")
+    assert main([*shlex.split(last.split("resume with: verifiers-eval ", 1)[1])]) == 0  # the line works as given
+    assert len(RunDir(out).read_samples()) == 32
 
 
 def test_samples_do_not_depend_on_batch_order_or_grouping(tiny_model: Path) -> None:
