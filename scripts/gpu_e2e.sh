@@ -66,7 +66,8 @@ rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluat
   if [ "$(cat "$run/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null)" != "$STEPS" ]; then
     # TRAIN_TIMEOUT: `run --max-seconds` pauses training cleanly there; running the stage again with the same
     # settings resumes from the last checkpoint (every SAVE_FREQ steps).
-    $TRAIN run --algo "$algo" --model "$W/tiny" --out "$run" ${TRAIN_TIMEOUT:+--max-seconds "$TRAIN_TIMEOUT"} \
+    local pause=(); [ "${TRAIN_TIMEOUT:-0}" = 0 ] || pause=(--max-seconds "$TRAIN_TIMEOUT")
+    $TRAIN run --algo "$algo" --model "$W/tiny" --out "$run" "${pause[@]}" \
         "${RUN_ARGS[@]}" >> "$W/$algo.console.log" 2>&1 || rc=$?
     $TRAIN status "$run" > "$OUT/$algo.status.txt" 2>&1 || true   # checkpoint, validation, last steps, failures
     cp "$run/metrics.jsonl" "$OUT/${algo}_metrics.jsonl" 2>/dev/null || true  # every launch, appended

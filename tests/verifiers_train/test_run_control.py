@@ -260,3 +260,11 @@ def test_real_ctrl_c_stops_verl_and_prints_the_resume_command(tmp_path: Path, ti
     assert "interrupted; stopping verl" in log.read_text()
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
     assert str(fake) not in ps  # verl (here its stand-in) was stopped, not orphaned
+
+
+def test_prepare_json_and_the_old_flag_names_still_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "data"
+    assert main(["prepare", "--dataset", "arith", "-o", str(out), "--limit", "12", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["rows"] == {"train": 12, "test": 12} and result["out"] == str(out.resolve())
+    assert (out / "train.parquet").is_file()
