@@ -290,9 +290,12 @@ def _cmd_status(a: argparse.Namespace) -> int:
     if a.json:
         emit_json(summary)
         return 0
-    print(f"run {summary['run_dir']}: last checkpoint step {summary['checkpoint_step']}, "
-          f"last logged step {summary['last_step']}")
-    print("validation: " + " ".join(f"{s}:{v:.4g}" for s, v in summary["validation"]))
+    def said(value: Any) -> str:
+        return "none yet" if value is None else str(value)
+
+    print(f"run {summary['run_dir']}: last checkpoint step {said(summary['checkpoint_step'])}, "
+          f"last logged step {said(summary['last_step'])}")
+    print("validation: " + (" ".join(f"{s}:{v:.4g}" for s, v in summary["validation"]) or "none yet"))
     for row in summary["steps"]:
         print("  " + "  ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in row.items()))
     for failure in summary["failures"]:
