@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers import tasks
+from verifiers.cli_common import hub_unreachable, is_hub_name
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.failures import FailureDetector
 from verifiers_train.merge import latest_step
@@ -527,7 +528,7 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
     """Check that this machine can start the run: verl, vLLM, the trainer's imports, enough GPUs.
 
     What verl would report only after starting Ray (``ModuleNotFoundError: transfer_queue`` from the v1
-    trainer, no GPU for its workers) is found here in a second.
+    trainer, no GPU for its workers, a hub model without network) is found here in seconds.
 
     Raises:
         ConfigError: one line listing every missing piece and how to get it.
@@ -547,6 +548,12 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
     o = p.options
     if o.trainer == "v1" and not find("transfer_queue"):
         problems.append("--trainer v1 needs transfer_queue (pip install TransferQueue), or use --trainer v0")
+    hub_models = [m for m in dict.fromkeys([o.model, o.algo_default("critic_model") if o.algo == "ppo" else None])
+                  if m and is_hub_name(str(m))]
+    reason = hub_unreachable() if hub_models else None
+    if reason:
+        problems.append(f"model {', '.join(map(repr, hub_models))} comes from the Hugging Face hub, which cannot be "
+                        f"reached ({reason}): pass a local model folder, or set HF_HUB_OFFLINE=1 with a cached copy")
     visible = (gpu_count or _cuda_devices)()
     if visible < o.gpus:
         cvd = os.environ.get("CUDA_VISIBLE_DEVICES")

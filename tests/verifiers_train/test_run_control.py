@@ -95,6 +95,18 @@ def test_preflight_names_every_missing_piece(tmp_path: Path, tiny_model_dir: Pat
     preflight(v0, gpu_count=lambda: 1, find=lambda name: name != "transfer_queue")  # v0 does not need it
 
 
+def test_preflight_names_an_unreachable_hub_model(tmp_path: Path, tiny_model_dir: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    p = plan(_base(tmp_path, tiny_model_dir, model="Qwen/Qwen2.5-0.5B-Instruct"), env={})
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    with pytest.raises(ConfigError, match=r"model 'Qwen/Qwen2.5-0.5B-Instruct' comes from the Hugging Face hub, "
+                                          r"which cannot be reached \(http://127.0.0.1:9"):
+        preflight(p, gpu_count=lambda: 1, find=lambda name: True)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # offline mode: verl reads the cache; nothing to probe
+    preflight(p, gpu_count=lambda: 1, find=lambda name: True)
+
+
 def test_run_on_this_cpu_machine_stops_before_launching(tmp_path: Path, tiny_model_dir: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cpu"
