@@ -55,6 +55,10 @@ def test_environment_values_are_announced_in_one_line_and_recorded(tmp_path: Pat
     saved = json.loads((p.run_dir / "run_config.json").read_text())
     assert saved["environment"] == env and saved["origin"]["lr"] == "env LR"
     assert environment({"PATH": "/bin", "OUT": "x"}) == {}
+    # the preset and config file named in the environment are announced as used too
+    p = plan(_base(tmp_path, tiny_model_dir, out=str(tmp_path / "p")), env={"VERIFIERS_PRESET": "tiny"})
+    assert p.origin["preset"] == "env VERIFIERS_PRESET" and p.env_line() == (
+        "from the environment: VERIFIERS_PRESET=tiny -> preset")
 
 
 def test_the_dry_run_announces_environment_values(tmp_path: Path, tiny_model_dir: Path,
