@@ -284,8 +284,11 @@ def _add_status(sub: Any) -> None:
 
 
 def _cmd_status(a: argparse.Namespace) -> int:
+    from verifiers.errors import DataError
     from verifiers_train.metrics import run_summary
 
+    if not Path(a.run_dir).is_dir():
+        raise DataError(f"no such run folder: {a.run_dir}")
     summary = run_summary(a.run_dir, last=a.last)
     if a.json:
         emit_json(summary)

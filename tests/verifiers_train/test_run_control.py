@@ -232,6 +232,8 @@ def test_status_reads_the_run_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "validation: 0:0.184 6:0.21" in out and "step 6  reward 0.6  step_s 11.5" in out
     assert main(["status", str(run), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["last_step"] == 6
+    assert main(["status", str(tmp_path / "nope")]) == 2
+    assert capsys.readouterr().err == f"verifiers-train status: error: no such run folder: {tmp_path / 'nope'}\n"
 
 
 def test_run_json_keeps_stdout_for_one_object(tmp_path: Path, tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch,
