@@ -11,8 +11,9 @@
 #   RUN_EXTRA (more `verifiers-train run` flags), EVAL_EXTRA (more `verifiers-eval checkpoint` flags),
 #   SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
 #   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl),
-#   SAVE_FREQ (checkpoint every N RL steps, default STEPS), TRAIN_TIMEOUT (seconds; pause training there so a
-#   long run fits several 10-minute calls: running the stage again resumes from the last checkpoint),
+#   SAVE_FREQ (checkpoint every N RL steps, default STEPS), TRAIN_TIMEOUT (seconds; `verifiers-train run
+#   --max-seconds`: training pauses there so a long run fits several 10-minute calls, and running the stage
+#   again resumes from the last checkpoint),
 #   TRAIN_ONLY=1 (stop an RL stage after training; the next run of the stage skips to merge and evaluation).
 # Moving a run to another machine: stage pack writes the latest checkpoints to $OUT as PART_SIZE parts (15M); the
 #   new machine `PARTS="dir..." bash scripts/gpu_e2e.sh unpack` restores them (the parts may be spread over
@@ -20,14 +21,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${W:-/root/e2e}; OUT=${OUT:-$W/out}; STEPS=${STEPS:-40}; RL_LR=${LR:-1e-4}; PY=${PYTHON:-python3}
-unset LR   # our launcher reads LR from the environment too; pass it explicitly instead
+unset LR   # LR is also one of the bare (GRAIL) names our launcher reads; pass it explicitly instead
 mkdir -p "$W" "$OUT"
 [ -f /root/bs/env.sh ] && source /root/bs/env.sh
 # absolute path: Ray workers start in other directories
 export PYTHONPATH=$PWD/src${PYTHONPATH:+:$PYTHONPATH}
 TRAIN="$PY -m verifiers_train.cli"; EVAL="$PY -m verifiers_train.evaluation.cli"
-EVAL_ARGS=(--dataset arith --backend vllm --n 8 --temperature 1.0 --max-tokens 96 --limit 500 --quiet ${EVAL_EXTRA:-})
-RUN_ARGS=(--rollouts 8 --dataset arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "${SAVE_FREQ:-$STEPS}"
+EVAL_ARGS=(--task arith --backend vllm --n 8 --temperature 1.0 --max-tokens 96 --limit 500 --quiet ${EVAL_EXTRA:-})
+RUN_ARGS=(--rollouts 8 --task arith --preset tiny --data "$W/data" --total-steps "$STEPS" --save-freq "${SAVE_FREQ:-$STEPS}"
           --test-freq 5 --lr "$RL_LR" --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-})
 log() { echo "[gpu_e2e $(date +%H:%M:%S)] $*"; }
 # without flash-attn verl computes log-probs one token at a time and cannot load a PPO critic: patch both
@@ -38,9 +39,9 @@ stage_model() {  # tiny model (SFT on arith to partial accuracy) and verl data; 
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
   [ -f "$W/tiny/config.json" ] || $TRAIN tiny-model --out "$W/tiny" --size small --device cuda 2>&1 | tail -3
   cp "$W/tiny/tiny_model_info.json" "$OUT/" 2>/dev/null || true
-  [ -f "$W/data/train.parquet" ] || $TRAIN prepare --dataset arith --out "$W/data" --tokenizer "$W/tiny" | tail -3
+  [ -f "$W/data/train.parquet" ] || $TRAIN prepare --task arith --out "$W/data" --tokenizer "$W/tiny" | tail -3
   # the same problems with verl's data_source name, for the built-in-scorer baseline (stage overhead)
-  [ -f "$W/data_verl/train.parquet" ] || $TRAIN prepare --dataset arith --out "$W/data_verl" \
+  [ -f "$W/data_verl/train.parquet" ] || $TRAIN prepare --task arith --out "$W/data_verl" \
       --tokenizer "$W/tiny" --data-source openai/gsm8k | tail -1
 }
 
@@ -63,20 +64,20 @@ stage_base() {  # base-model evaluation with vLLM, and raw vLLM on the same prom
 rl_stage() {  # $1 = grpo|ppo: train, report, merge the last checkpoint, evaluate it, compare with base
   local algo=$1 run="$W/$1"; local t0 rc=0; t0=$(date +%s)
   if [ "$(cat "$run/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null)" != "$STEPS" ]; then
-    # TRAIN_TIMEOUT: stop training after that many seconds (SIGINT: verl is terminated cleanly); running
-    # the stage again with the same settings resumes from the last checkpoint (every SAVE_FREQ steps).
-    timeout -s INT -k 30 "${TRAIN_TIMEOUT:-0}" $TRAIN run --algo "$algo" --model "$W/tiny" --out "$run" \
+    # TRAIN_TIMEOUT: `run --max-seconds` pauses training cleanly there; running the stage again with the same
+    # settings resumes from the last checkpoint (every SAVE_FREQ steps).
+    local pause=(); [ "${TRAIN_TIMEOUT:-0}" = 0 ] || pause=(--max-seconds "$TRAIN_TIMEOUT")
+    $TRAIN run --algo "$algo" --model "$W/tiny" --out "$run" "${pause[@]}" \
         "${RUN_ARGS[@]}" >> "$W/$algo.console.log" 2>&1 || rc=$?
-    grep -E "step:|val-core|Error|error" "$W/$algo.console.log" | tail -300 > "$OUT/$algo.log.txt" || true
+    $TRAIN status "$run" > "$OUT/$algo.status.txt" 2>&1 || true   # checkpoint, validation, last steps, failures
     cp "$run/metrics.jsonl" "$OUT/${algo}_metrics.jsonl" 2>/dev/null || true  # every launch, appended
-    # `timeout` exits 124 when it stopped training (137 if it had to kill it); anything else non-zero failed
-    if [ "${TRAIN_TIMEOUT:-0}" != 0 ] && { [ $rc = 124 ] || [ $rc = 137 ]; }; then
-      ray stop --force > /dev/null 2>&1 || true
-      log "$algo paused after $(( $(date +%s) - t0 )) s at checkpoint" \
-          "$(cat "$run/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null || echo none); run the stage again to resume"
+    [ $rc = 0 ] || { tail -60 "$W/$algo.console.log"; cp "$W/$algo.console.log" "$OUT/"; return 1; }
+    local step; step=$(cat "$run/checkpoints/latest_checkpointed_iteration.txt" 2>/dev/null || echo none)
+    if [ "$step" != "$STEPS" ]; then
+      ray stop --force > /dev/null 2>&1 || true   # host plumbing: no Ray left behind between calls
+      log "$algo paused after $(( $(date +%s) - t0 )) s at checkpoint $step; run the stage again to resume"
       return 0
     fi
-    [ $rc = 0 ] || { tail -60 "$W/$algo.console.log"; cp "$W/$algo.console.log" "$OUT/"; return 1; }
     log "$algo train wall $(( $(date +%s) - t0 )) s"
   else
     log "$algo already trained to step $STEPS"
@@ -102,7 +103,7 @@ stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k s
     [ $variant = verl ] && data="$W/data_verl"   # same problems, data_source openai/gsm8k
     while [ -d "$W/ovh_${variant}_$i" ]; do i=$((i + 1)); done
     local run="$W/ovh_${variant}_$i"; mkdir -p "$run"
-    $TRAIN run --algo grpo --model "$W/tiny" --out "$run" --dataset arith --preset tiny --data "$data" \
+    $TRAIN run --algo grpo --model "$W/tiny" --out "$run" --task arith --preset tiny --data "$data" \
         --total-steps "$steps" --save-freq -1 --test-freq -1 --no-val-before-train --lr "$RL_LR" \
         --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-} -- "reward.custom_reward_function.path=$reward" \
         "reward.custom_reward_function.name=$([ $variant = verl ] && echo verl_builtin || echo ours)" \

@@ -4,11 +4,12 @@ Examples::
 
     verifiers score --task gsm8k rollouts.jsonl                 # writes rollouts.scored.jsonl
     verifiers score --task math out.jsonl --response-field completion --gold-field answer --workers 2
+    cat rollouts.jsonl | verifiers score --task gsm8k - --skip-bad-rows --json > scored.jsonl
     verifiers validate --task gsm8k --data ../shared/data/gsm8k/test.jsonl
-    verifiers validate --task math --data ../shared/data/math/test.jsonl --output failures.jsonl
+    verifiers validate --task math --data ../shared/data/math/test.jsonl --out failures.jsonl
 
 Exit status: 0 on success, 1 when ``validate`` finds fewer self-verifying golds than ``--min-rate``,
-2 on bad arguments or unreadable data (the message says what to fix).
+2 on bad arguments or unreadable data (``verifiers COMMAND: error: MESSAGE``), 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -21,30 +22,42 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from verifiers import tasks
 from verifiers._score import STATUSES, Score
-from verifiers.errors import VerifiersError
-from verifiers.tasks import Reference, Scorer
+from verifiers.cli_common import (
+    DefaultsFormatter,
+    add_common,
+    add_json,
+    add_task,
+    dataset_hub_name,
+    emit_json,
+    ensure_hub,
+    hidden_alias,
+    run_command,
+)
+from verifiers.errors import ConfigError, DataError
+from verifiers.tasks import Reference, Scorer, TestsReference
 
 _CHUNK = 512
 
 
 def _config(task: str, args: argparse.Namespace) -> tuple[Scorer, Any]:
     scorer = tasks.get(task).scorer()
-    names = {f.name for f in dataclasses.fields(scorer.Config)}
-    kwargs: dict[str, Any] = {"preset": args.preset, "mode": args.mode}
-    if args.timeout is not None:
-        kwargs["timeout"] = args.timeout
-    if args.rel_tol is not None:
-        kwargs["rel_tol"] = args.rel_tol
-    if args.max_chars is not None:
-        kwargs["max_chars"] = args.max_chars
-    unknown = sorted(k for k in kwargs if k not in names and not (k == "mode" and kwargs[k] == "flexible"))
-    if unknown:
-        raise VerifiersError(f"{task}'s scorer has no option {', '.join(unknown)}")
-    return scorer, scorer.Config(**{k: v for k, v in kwargs.items() if k in names})
+    names = {f.name for f in dataclasses.fields(scorer.Config) if f.init}
+    kwargs: dict[str, Any] = {"preset": args.preset}
+    for flag in ("mode", "timeout", "rel_tol", "max_chars"):
+        value = getattr(args, flag)
+        if value is None:
+            continue
+        if flag not in names:
+            raise ConfigError(f"--{flag.replace('_', '-')} does not apply to {task}'s scorer")
+        kwargs[flag] = value
+    try:
+        return scorer, scorer.Config(**kwargs)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"{task}: {e}") from e
 
 
 def _progress(total: int, label: str) -> tuple[Callable[[int], None], Callable[[], None]]:
@@ -60,20 +73,19 @@ def _progress(total: int, label: str) -> tuple[Callable[[int], None], Callable[[
     return (lambda n: progress.advance(task_id, n)), progress.stop
 
 
-def _score_all(scorer: Scorer, config: Any, responses: list[str], golds: Sequence[Reference], workers: int | None,
+def _score_all(scorer: Scorer, config: Any, responses: list[str], refs: Sequence[Reference], workers: int | None,
                label: str) -> Iterator[Score]:
     advance, close = _progress(len(responses), label)
     try:
         for i in range(0, len(responses), _CHUNK):
-            chunk = scorer.score_batch(responses[i:i + _CHUNK], golds[i:i + _CHUNK], workers=workers,
-                                       config=config)
+            chunk = scorer.score_batch(responses[i:i + _CHUNK], refs[i:i + _CHUNK], workers=workers, config=config)
             advance(len(chunk))
             yield from chunk
     finally:
         close()
 
 
-def _summary(title: str, counts: Counter[str], total: int, seconds: float) -> None:
+def _summary(title: str, counts: Counter[str], total: int, seconds: float, file: IO[str] | None = None) -> None:
     correct = counts.get("correct", 0)
     rate = correct / total if total else 0.0
     rows = [(s, counts.get(s, 0)) for s in STATUSES if counts.get(s, 0)]
@@ -81,11 +93,11 @@ def _summary(title: str, counts: Counter[str], total: int, seconds: float) -> No
         from rich.console import Console
         from rich.table import Table
     except ImportError:
-        print(f"{title}: {correct}/{total} correct ({rate:.2%}) in {seconds:.1f}s")
+        print(f"{title}: {correct}/{total} correct ({rate:.2%}) in {seconds:.1f}s", file=file)
         for status, n in rows:
-            print(f"  {status:<17} {n}")
+            print(f"  {status:<17} {n}", file=file)
         return
-    console = Console()
+    console = Console(file=file)
     console.print(f"[bold]{title}[/bold]: {correct}/{total} correct ({rate:.2%}) in {seconds:.1f}s")
     table = Table()
     table.add_column("status")
@@ -97,30 +109,59 @@ def _summary(title: str, counts: Counter[str], total: int, seconds: float) -> No
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Rescore ``{response, gold}`` rows and write one result per row."""
-    from verifiers.datasets import read_records
+    """Rescore ``{response, gold}`` rows (``{response, tests}`` for mbpp) and write one result per row."""
+    from verifiers.rows import STDIN, BadRow, gold_of, read_rows, response_of, tests_of
 
     scorer, config = _config(args.task, args)
     codec = tasks.get(args.task).reference
-    rows = read_records(args.file)
+    code = isinstance(codec, TestsReference)  # the reference is tests (MBPP), not an answer
+    gold_field = args.gold_field or ("tests" if code else "gold")
+    name = "stdin" if args.file == STDIN else Path(args.file).name
+    rows, bad = read_rows(args.file)
+    kept: list[dict[str, Any]] = []
     responses: list[str] = []
-    golds: list[Reference] = []
-    for n, row in enumerate(rows, 1):
-        if not isinstance(row, dict) or args.response_field not in row or args.gold_field not in row:
-            keys = sorted(row) if isinstance(row, dict) else type(row).__name__
-            raise VerifiersError(f"{args.file} row {n} lacks {args.response_field!r}/{args.gold_field!r} "
-                                 f"(it has {keys}); pick fields with --response-field/--gold-field")
-        responses.append(str(row[args.response_field]))
-        golds.append(codec.decode(row[args.gold_field], str(row.get("setup_code") or "")))
-    out_path = Path(args.output) if args.output else Path(args.file).with_suffix(".scored.jsonl")
+    refs: list[Reference] = []
+    for n, row in rows:
+        try:
+            response = response_of(row, args.response_field)
+            value: Any = tests_of(row, gold_field) if code else gold_of(row, gold_field)
+        except DataError as e:
+            bad.append(BadRow(n, str(e)))
+            continue
+        kept.append(row)
+        responses.append(response)
+        refs.append(codec.decode(value, str(row.get("setup_code") or "")))
+    bad.sort(key=lambda b: b.row)
+    if bad and not args.skip_bad_rows:
+        more = f" (and {len(bad) - 1} more bad rows)" if len(bad) > 1 else ""
+        raise DataError(f"{name} {bad[0]}{more}; fix the input, or pass --skip-bad-rows to score the other rows")
+    to_stdout = args.out == STDIN or (args.out is None and args.file == STDIN)
+    if to_stdout and args.json:
+        raise ConfigError("--json prints a summary on stdout, where the scored rows would go; pass -o FILE")
+    out_path = None if to_stdout else Path(args.out or Path(args.file).with_suffix(".scored.jsonl"))
     start = time.monotonic()
     counts: Counter[str] = Counter()
-    with out_path.open("w", encoding="utf-8") as out:
-        for row, s in zip(rows, _score_all(scorer, config, responses, golds, args.workers, "scoring")):
+    out = sys.stdout if out_path is None else out_path.open("w", encoding="utf-8")
+    try:
+        scores = _score_all(scorer, config, responses, refs, args.workers, "scoring")
+        for row, s in zip(kept, scores):
             counts[s.status] += 1
             out.write(json.dumps({**row, "score": s.to_dict()}, ensure_ascii=False) + "\n")
-    _summary(f"{args.task} {Path(args.file).name}", counts, len(rows), time.monotonic() - start)
-    print(f"wrote {out_path}")
+    finally:
+        if out_path is not None:
+            out.close()
+    seconds = time.monotonic() - start
+    human = sys.stderr if (args.json or out_path is None) else sys.stdout
+    _summary(f"{args.task} {name}", counts, len(kept), seconds, human)
+    if bad:
+        print(f"skipped {len(bad)} bad row(s); first: {bad[0]}", file=human)
+    if out_path is not None:
+        print(f"wrote {out_path}", file=human)
+    if args.json:
+        emit_json({"task": args.task, "file": args.file, "out": str(out_path or STDIN), "scored": len(kept),
+                   "skipped_bad_rows": len(bad), "correct": counts.get("correct", 0),
+                   "accuracy": counts.get("correct", 0) / len(kept) if kept else None,
+                   "status_counts": dict(counts), "seconds": round(seconds, 3)})
     return 0
 
 
@@ -132,83 +173,110 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.task == "math" and args.data and "500" in Path(args.data).name:
         dataset = "math500"
     spec = tasks.get(dataset)
+    hub = dataset_hub_name(dataset, args.data)
+    if hub:
+        ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     problems = load_problems(dataset, args.data, split=args.split, limit=args.limit)
     scorer, config = _config(args.task, args)
     start = time.monotonic()
     scores = list(_score_all(scorer, config, [p.solution for p in problems], [spec.reference.of(p) for p in problems],
                              args.workers, "validating"))
+    seconds = time.monotonic() - start
+    human = sys.stderr if args.json else sys.stdout
     counts: Counter[str] = Counter(s.status for s in scores)
-    _summary(f"{args.task} golds self-verifying", counts, len(problems), time.monotonic() - start)
+    _summary(f"{args.task} golds self-verifying", counts, len(problems), seconds, human)
     failures = [(p, s) for p, s in zip(problems, scores) if not s.correct]
     for p, s in failures[: args.show]:
-        print(f"  {p.id}: gold {p.gold!r} -> {s.status}, extracted {s.extracted!r}: {s.explanation}")
+        print(f"  {p.id}: gold {p.gold!r} -> {s.status}, extracted {s.extracted!r}: {s.explanation}", file=human)
     if len(failures) > args.show:
-        print(f"  ... and {len(failures) - args.show} more (use --output to write them all)")
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
+        print(f"  ... and {len(failures) - args.show} more (use --out to write them all)", file=human)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
             for p, s in failures:
                 out.write(json.dumps({"id": p.id, "gold": p.gold, "solution_tail": p.solution[-300:],
                                       "score": s.to_dict()}, ensure_ascii=False) + "\n")
-        print(f"wrote {len(failures)} failures to {args.output}")
+        print(f"wrote {len(failures)} failures to {args.out}", file=human)
     rate = counts.get("correct", 0) / len(problems) if problems else 0.0
     min_rate = spec.min_self_verify if args.min_rate is None else args.min_rate
-    if rate < min_rate:
-        print(f"FAIL: {rate:.2%} of golds self-verify, below --min-rate {min_rate:.2%}")
+    ok = rate >= min_rate
+    if args.json:
+        emit_json({"task": args.task, "problems": len(problems), "self_verifying": counts.get("correct", 0),
+                   "rate": rate, "min_rate": min_rate, "ok": ok, "status_counts": dict(counts),
+                   "failures": [p.id for p, _ in failures], "seconds": round(seconds, 3)})
+    if not ok:
+        print(f"FAIL: {rate:.2%} of golds self-verify, below --min-rate {min_rate:.2%}", file=human)
         return 1
-    print(f"OK: {rate:.2%} of golds self-verify (>= {min_rate:.2%})")
+    print(f"OK: {rate:.2%} of golds self-verify (>= {min_rate:.2%})", file=human)
     return 0
 
 
 def _add_scoring_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--task", required=True, choices=tasks.names(), help="which task's scorer to use")
+    add_task(p, tasks.names(), help="which task's scorer to use")
     p.add_argument("--preset", default="accuracy", choices=("accuracy", "book", "grail"),
-                   help="reward weights (Config.preset)")
-    p.add_argument("--mode", default="flexible", choices=("flexible", "strict"), help="Config.mode")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per symbolic check (Config.timeout)")
-    p.add_argument("--rel-tol", type=float, default=None, help="Config.rel_tol")
+                   help="reward weights (Config.preset; mbpp: accuracy or grail)")
+    p.add_argument("--mode", default=None, choices=("flexible", "strict"),
+                   help="Config.mode for gsm8k/math (default: flexible)")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds per symbolic check, or per program for mbpp (Config.timeout)")
+    p.add_argument("--rel-tol", type=float, default=None, help="Config.rel_tol (gsm8k/math)")
     p.add_argument("--max-chars", type=int, default=None, help="Config.max_chars")
     p.add_argument("--workers", type=int, default=None,
                    help="score_batch parallelism: 1 = this thread only; N = at most N MATH threads or GSM8K "
                         "processes (GSM8K uses processes only when an item costs over 300 us); default: MATH "
-                        "adds threads while the CAS is the bottleneck and CPUs are free")
+                        "adds threads while the CAS is the bottleneck and CPUs are free; mbpp uses the "
+                        "sandbox pool")
+    add_json(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for docs and tests)."""
     parser = argparse.ArgumentParser(prog="verifiers", description=__doc__.split("\n")[0])
+    add_common(parser)
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("score", help="rescore a JSONL of {response, gold} rows")
-    p.add_argument("file", help="a .jsonl/.json/.parquet file of rows")
-    p.add_argument("--response-field", default="response", help="field holding the model output")
-    p.add_argument("--gold-field", default="gold", help="field holding the reference answer")
-    p.add_argument("--output", "-o", default=None, help="results JSONL (default FILE.scored.jsonl)")
+    p = sub.add_parser("score", help="rescore a JSONL of {response, gold} rows", formatter_class=DefaultsFormatter,
+                       description="Rescore rows of model responses. Input policy (also `verifiers-eval score`): "
+                                   + rows_policy())
+    p.add_argument("file", help="a .jsonl/.json/.parquet file of rows, or - for JSONL on stdin")
+    p.add_argument("--response-field", default="response", help="field holding the model output (a string)")
+    p.add_argument("--gold-field", default=None,
+                   help="field holding the reference: a string or number (default gold; mbpp: tests, a list "
+                        "of asserts or its JSON)")
+    p.add_argument("-o", "--out", default=None,
+                   help="results JSONL, - for stdout (default: FILE.scored.jsonl; stdout when FILE is -)")
+    hidden_alias(p, "--output", "out")
+    p.add_argument("--skip-bad-rows", action="store_true",
+                   help="score the other rows when some cannot be read or break the input policy, and "
+                        "report how many were skipped (default: the first bad row stops with its number)")
     _add_scoring_options(p)
-    p.set_defaults(func=cmd_score)
-    v = sub.add_parser("validate", help="check that every dataset gold solution scores correct")
+    p.set_defaults(func=cmd_score, cli_parser=p)
+    v = sub.add_parser("validate", help="check that every dataset gold solution scores correct",
+                       formatter_class=DefaultsFormatter)
     v.add_argument("--data", default=None,
                    help="dataset file or folder (default: VERIFIERS_DATA_DIR, else the hub)")
     v.add_argument("--split", default="test", help="split to load when --data is a folder or hub name")
     v.add_argument("--limit", type=int, default=None, help="only the first N problems")
     v.add_argument("--min-rate", type=float, default=None,
-                   help="fail below this self-verify rate (default 1.0 for gsm8k, 0.995 for math)")
+                   help="fail below this self-verify rate (default: the task's min_self_verify, 1.0 for gsm8k, "
+                        "0.995 for math)")
     v.add_argument("--show", type=int, default=30, help="failures to print")
-    v.add_argument("--output", "-o", default=None, help="write every failure to this JSONL")
+    v.add_argument("-o", "--out", default=None, help="write every failure to this JSONL")
+    hidden_alias(v, "--output", "out")
     _add_scoring_options(v)
-    v.set_defaults(func=cmd_validate)
+    v.set_defaults(func=cmd_validate, cli_parser=v)
     return parser
+
+
+def rows_policy() -> str:
+    """The input policy of `verifiers.rows`, as one paragraph for ``--help``."""
+    import verifiers.rows
+
+    doc = (verifiers.rows.__doc__ or "").split("\n\n")[1]
+    return " ".join(line.strip().lstrip("- ") for line in doc.splitlines())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``verifiers`` console script."""
-    args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args))
-    except VerifiersError as e:
-        print(f"verifiers {args.command}: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"verifiers {args.command}: {e}", file=sys.stderr)
-        return 2
+    return run_command(build_parser(), sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

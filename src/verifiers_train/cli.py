@@ -1,5 +1,8 @@
 """``verifiers-train``: prepare data, run verl, merge checkpoints, report on runs.
 
+Exit status: 0 on success, 1 for ``report --strict`` with warning signs, 2 on bad input
+(``verifiers-train COMMAND: error: MESSAGE``), 130 on Ctrl-C (the line printed says how to resume).
+
 Subcommands register through `SUBCOMMANDS` (name -> registrar, or ``"module:function"`` imported on
 demand), so adding one is a one-line edit::
 
@@ -12,15 +15,28 @@ parsed namespace; returns an exit code).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
+import shlex
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import fields
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
-from verifiers.errors import VerifiersError
+from verifiers.cli_common import (
+    DefaultsFormatter,
+    add_common,
+    add_json,
+    add_task,
+    dataset_hub_name,
+    emit_json,
+    ensure_hub,
+    hidden_alias,
+    is_hub_name,
+    run_command,
+)
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -34,13 +50,16 @@ def _add_prepare(sub: Any) -> None:
     from verifiers_train.templates import TEMPLATES
 
     p = sub.add_parser("prepare", help="write a dataset as verl parquet (train.parquet/test.parquet)",
+                       formatter_class=DefaultsFormatter,
                        description="Write a dataset as verl 0.9.1 parquet files. Templates: " + "; ".join(
                            f"{t.name}: {t.description}" for t in TEMPLATES.values()))
-    p.add_argument("--dataset", required=True, choices=tasks.names())
-    p.add_argument("--out", required=True, help="output folder")
-    p.add_argument("--source", help="local .jsonl/.json/.parquet file or folder, or a hub name "
-                                    "(default: VERIFIERS_DATA_DIR, else the hub; arith is generated)")
-    p.add_argument("--test-source", help="separate source for the test split (e.g. MATH-500)")
+    add_task(p, tasks.names(), help="dataset to prepare (its data_source picks the reward's scorer)")
+    p.add_argument("-o", "--out", required=True, help="output folder")
+    p.add_argument("--data", help="local .jsonl/.json/.parquet file or folder, or a hub name "
+                                  "(default: VERIFIERS_DATA_DIR, else the hub; arith is generated)")
+    hidden_alias(p, "--source", "data")
+    p.add_argument("--test-data", help="separate file, folder or hub name for the test split (e.g. MATH-500)")
+    hidden_alias(p, "--test-source", "test_data")
     p.add_argument("--template", choices=sorted(TEMPLATES), help="prompt template (default per dataset)")
     p.add_argument("--system-prompt", help="replace the template's system prompt")
     p.add_argument("--max-prompt-length", type=int, default=DEFAULT_MAX_PROMPT_LENGTH,
@@ -49,7 +68,8 @@ def _add_prepare(sub: Any) -> None:
     p.add_argument("--limit", type=int, help="at most this many problems per split")
     p.add_argument("--data-source", help="override the data_source column")
     p.add_argument("--splits", help="output=source split pairs, e.g. 'train=train,test=test' or 'test=test'")
-    p.set_defaults(func=_cmd_prepare)
+    add_json(p, "the written files and counts")
+    p.set_defaults(func=_cmd_prepare, cli_parser=p)
 
 
 def _cmd_prepare(a: argparse.Namespace) -> int:
@@ -62,49 +82,83 @@ def _cmd_prepare(a: argparse.Namespace) -> int:
             splits = dict(pair.split("=", 1) for pair in a.splits.split(","))
         except ValueError:
             raise ConfigError(f"--splits {a.splits!r}: expected OUT=SOURCE pairs separated by commas") from None
-    prepare(a.dataset, a.out, source=a.source, test_source=a.test_source, splits=splits, template=a.template,
-            system_prompt=a.system_prompt, max_prompt_length=a.max_prompt_length, tokenizer=a.tokenizer,
-            limit=a.limit, data_source=a.data_source)
+    hubs = [dataset_hub_name(a.task, a.data), a.test_data if a.test_data and is_hub_name(a.test_data) else None]
+    for hub in filter(None, hubs):
+        ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
+    if a.tokenizer and is_hub_name(a.tokenizer):
+        ensure_hub(a.tokenizer, "tokenizer", "pass a local model folder to --tokenizer, or omit it")
+    echo = (lambda m: print(m, file=sys.stderr)) if a.json else print
+    meta = prepare(a.task, a.out, source=a.data, test_source=a.test_data, splits=splits, template=a.template,
+                   system_prompt=a.system_prompt, max_prompt_length=a.max_prompt_length, tokenizer=a.tokenizer,
+                   limit=a.limit, data_source=a.data_source, echo=echo)
+    if a.json:
+        emit_json({"out": str(Path(a.out).resolve()), **asdict(meta)})
     return 0
 
 
 # ---------------------------------------------------------------- run
 def _add_run(sub: Any) -> None:
-    from verifiers_train.options import RunOptions, base_type, env_name, option_help
+    from verifiers_train.options import TRAINERS, RunOptions, base_type, env_names, option_help
     from verifiers_train.presets import describe_presets
 
     p = sub.add_parser(
         "run", help="build, check and launch a verl PPO/GRPO run",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=DefaultsFormatter,
         description="Build `python -m verl.trainer.main_ppo` with verl 0.9.1 keys, check it, and run it.\n"
-                    "Every option can also be set by its environment variable (shown in brackets);\n"
-                    "precedence: default < --preset < environment < flag < Hydra overrides after `--`.\n\n"
+                    "Every option can also be set by its environment variable VERIFIERS_<NAME> (shown in\n"
+                    "brackets, with the bare GRAIL/verl-script names still read); values taken from the\n"
+                    "environment are announced before launch and recorded in RUN_DIR/run_config.json.\n"
+                    "Precedence: default < --preset < --config < environment < flag < Hydra overrides after `--`.\n"
+                    "The same command on the same --out resumes from the last checkpoint.\n\n"
                     "presets:\n  " + describe_presets().replace("\n", "\n  "),
-        epilog="example: verifiers-train run --algo grpo --dataset arith --model ./tiny-model --preset tiny "
+        epilog="example: verifiers-train run --algo grpo --task arith --model ./tiny-model --preset tiny "
                "--dry-run -- trainer.total_training_steps=5")
     for f in fields(RunOptions):
-        flag = "--" + f.name.replace("_", "-")
-        help_text = f"{option_help(f.name)} [{env_name(f.name)}]"
+        flags = ["--" + f.name.replace("_", "-")]
+        if f.name == "dataset":
+            flags = ["--task"]
+        elif f.name == "out":
+            flags = ["-o", "--out"]
+        default = f"; default {f.default}" if f.default is not None and "default" not in option_help(f.name) else ""
+        help_text = f"{option_help(f.name)}{default} [{', '.join(env_names(f.name))}]".replace("%", "%%")
         typ = base_type(f.name)
         if typ is bool:
-            p.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+            p.add_argument(*flags, dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        elif f.name == "trainer":
+            p.add_argument(*flags, dest=f.name, choices=TRAINERS, default=None, help=help_text)
         else:
-            p.add_argument(flag, dest=f.name, type=str, default=None, help=help_text,
+            p.add_argument(*flags, dest=f.name, type=str, default=None, help=help_text,
                            metavar=typ.__name__.upper())
+        if f.name == "dataset":
+            hidden_alias(p, "--dataset", "dataset", type=str)
     p.add_argument("--dry-run", action="store_true", help="print and save the command and config; run nothing")
     p.add_argument("--check-verl", action=argparse.BooleanOptionalAction, default=None,
                    help="compose the config with verl's Hydra and run its validate_config first "
                         "(default: on for --dry-run)")
-    p.set_defaults(func=_cmd_run)
+    p.add_argument("--preflight", action=argparse.BooleanOptionalAction, default=True,
+                   help="before launching, check GPUs, vLLM and the trainer's imports on this machine")
+    p.add_argument("--max-seconds", type=float, default=None,
+                   help="pause the run cleanly after this many seconds (with --save-freq, the same command "
+                        "resumes from the last checkpoint), so a long run fits several sessions")
+    add_json(p, "the plan (options, their origins, overrides, run folder)")
+    p.set_defaults(func=_cmd_run, cli_parser=p)
 
 
 def _cmd_run(a: argparse.Namespace) -> int:
     from verifiers_train.options import RunOptions
-    from verifiers_train.run import launch, plan
+    from verifiers_train.run import launch, plan, preflight, same_run
 
     values = {f.name: getattr(a, f.name) for f in fields(RunOptions)}
     p = plan(values, extra_overrides=a.extra_overrides)
-    _print_plan(p)
+    if a.max_seconds is not None and a.max_seconds <= 0:
+        from verifiers.errors import ConfigError
+
+        raise ConfigError(f"--max-seconds must be positive, got {a.max_seconds:g}")
+    say = (lambda m: print(m, file=sys.stderr)) if a.json else print
+    _print_plan(p, sys.stderr if a.json else sys.stdout)
+    line = p.env_line()
+    if line and a.dry_run:
+        say(line)
     check = a.check_verl if a.check_verl is not None else a.dry_run
     if check:
         from omegaconf import OmegaConf
@@ -114,6 +168,9 @@ def _cmd_run(a: argparse.Namespace) -> int:
         models = [p.options.model] + ([p.options.algo_default("critic_model")] if p.options.algo == "ppo" else [])
         local = all(Path(str(m)).expanduser().is_dir() for m in models)
         if local or a.check_verl:
+            for m in models:
+                if is_hub_name(str(m)):
+                    ensure_hub(str(m), "model", "pass a local model folder, or --no-check-verl")
             config = verl_validate(p.argv[3:])
             what = "Hydra composition + validate_config"
         else:
@@ -123,27 +180,36 @@ def _cmd_run(a: argparse.Namespace) -> int:
             what = "Hydra composition; validate_config skipped for a hub model, pass --check-verl to force it"
         p.run_dir.mkdir(parents=True, exist_ok=True)
         (p.run_dir / "verl_config.yaml").write_text(OmegaConf.to_yaml(config), encoding="utf-8")
-        print(f"verl accepted the config ({what}); saved {p.run_dir}/verl_config.yaml")
+        say(f"verl accepted the config ({what}); saved {p.run_dir}/verl_config.yaml")
     if a.dry_run:
-        from verifiers_train.run import same_run
-
         if not same_run(p.run_dir, p):
             from verifiers.errors import ConfigError
 
             raise ConfigError(f"{p.run_dir} holds a different run; pass another --out to save this dry run")
         p.save()
-        print(f"dry run: saved {p.run_dir}/command.sh and {p.run_dir}/run_config.json")
+        say(f"dry run: saved {p.run_dir}/command.sh and {p.run_dir}/run_config.json")
         if p.needs_prepare:
-            print(f"(data would be prepared into {p.data_dir} at launch)")
+            say(f"(data would be prepared into {p.data_dir} at launch)")
+        if a.json:
+            emit_json(p.to_json())
         return 0
-    return launch(p)
+    if a.preflight:
+        preflight(p)
+    if not a.json:
+        return launch(p, max_seconds=a.max_seconds)
+    from verifiers_train.metrics import run_summary
+
+    with contextlib.redirect_stdout(sys.stderr):  # verl's output too: stdout carries only the JSON
+        code = launch(p, echo=say, max_seconds=a.max_seconds)
+    emit_json({"exit_code": code, **run_summary(p.run_dir)})
+    return code
 
 
-def _print_plan(p: Any) -> None:
+def _print_plan(p: Any, file: Any) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(stderr=False)
+    console = Console(file=file)
     table = Table(title=f"verifiers-train run -> {p.run_dir}", show_lines=False)
     for col in ("option", "value", "from"):
         table.add_column(col)
@@ -154,49 +220,96 @@ def _print_plan(p: Any) -> None:
     console.print(table)
     for w in p.warnings:
         console.print(f"[yellow]warning:[/yellow] {w}")
-    print(p.shell())
+    print(p.shell(), file=file)
 
 
 # ---------------------------------------------------------------- merge
 def _add_merge(sub: Any) -> None:
-    p = sub.add_parser("merge", help="merge a verl FSDP checkpoint into a Hugging Face folder")
+    p = sub.add_parser("merge", help="merge a verl FSDP checkpoint into a Hugging Face folder",
+                       formatter_class=DefaultsFormatter)
     p.add_argument("checkpoint", help="actor folder, global_step_N folder, checkpoint root or run dir")
-    p.add_argument("--out", required=True, help="target folder for the HF model")
-    p.add_argument("--component", default="actor", choices=("actor", "critic"))
-    p.add_argument("--trust-remote-code", action="store_true")
+    p.add_argument("-o", "--out", required=True, help="target folder for the HF model")
+    p.add_argument("--component", default="actor", choices=("actor", "critic"), help="which model to merge")
+    p.add_argument("--trust-remote-code", action="store_true", help="pass --trust-remote-code to verl's merger")
     p.add_argument("--dry-run", action="store_true", help="print the verl command only")
-    p.set_defaults(func=_cmd_merge)
+    add_json(p, "the merged folder")
+    p.set_defaults(func=_cmd_merge, cli_parser=p)
 
 
 def _cmd_merge(a: argparse.Namespace) -> int:
-    from verifiers_train.merge import merge
+    from verifiers_train.merge import find_checkpoint, merge
 
-    merge(a.checkpoint, a.out, component=a.component, trust_remote_code=a.trust_remote_code, dry_run=a.dry_run)
+    echo = (lambda m: print(m, file=sys.stderr)) if a.json else print
+    out = merge(a.checkpoint, a.out, component=a.component, trust_remote_code=a.trust_remote_code,
+                dry_run=a.dry_run, echo=echo)
+    if a.json:
+        emit_json({"checkpoint": str(find_checkpoint(a.checkpoint, a.component)), "out": str(out),
+                   "dry_run": a.dry_run})
     return 0
 
 
 # ---------------------------------------------------------------- report
 def _add_report(sub: Any) -> None:
-    p = sub.add_parser("report", help="plot a run's curves and flag warning signs (PNG + HTML)")
+    p = sub.add_parser("report", help="plot a run's curves and flag warning signs (PNG + HTML)",
+                       formatter_class=DefaultsFormatter)
     p.add_argument("run_dir", help="run directory (or a metrics .jsonl file)")
-    p.add_argument("--out", help="output folder (default RUN_DIR/report)")
+    p.add_argument("-o", "--out", help="output folder (default RUN_DIR/report)")
     p.add_argument("--strict", action="store_true", help="exit 1 when any warning sign is raised")
-    p.set_defaults(func=_cmd_report)
+    add_json(p, "the warning signs and written files")
+    p.set_defaults(func=_cmd_report, cli_parser=p)
 
 
 def _cmd_report(a: argparse.Namespace) -> int:
     from verifiers_train.report import build_report
 
     r = build_report(a.run_dir, a.out)
+    human = sys.stderr if a.json else sys.stdout
     for f in r.flags:
-        print(f"{f.status:>5}  {f.name:<15} {f.detail}")
-    print(f"wrote {r.html} and {len(r.pngs)} PNGs")
+        print(f"{f.status:>5}  {f.name:<15} {f.detail}", file=human)
+    print(f"wrote {r.html} and {len(r.pngs)} PNGs", file=human)
+    if a.json:
+        emit_json({"html": str(r.html), "pngs": [str(x) for x in r.pngs],
+                   "flags": [{"name": f.name, "status": f.status, "detail": f.detail} for f in r.flags]})
     return 1 if a.strict and any(f.status == "warn" for f in r.flags) else 0
+
+
+# ---------------------------------------------------------------- status
+def _add_status(sub: Any) -> None:
+    p = sub.add_parser("status", help="where a run stands: last checkpoint, validation, last steps, failures",
+                       formatter_class=DefaultsFormatter)
+    p.add_argument("run_dir", help="run directory of `verifiers-train run`")
+    p.add_argument("--last", type=int, default=4, help="how many of the last training steps to show")
+    add_json(p, "the run's state")
+    p.set_defaults(func=_cmd_status, cli_parser=p)
+
+
+def _cmd_status(a: argparse.Namespace) -> int:
+    from verifiers.errors import DataError
+    from verifiers_train.metrics import run_summary
+
+    if not Path(a.run_dir).is_dir():
+        raise DataError(f"no such run folder: {a.run_dir}")
+    summary = run_summary(a.run_dir, last=a.last)
+    if a.json:
+        emit_json(summary)
+        return 0
+    def said(value: Any) -> str:
+        return "none yet" if value is None else str(value)
+
+    print(f"run {summary['run_dir']}: last checkpoint step {said(summary['checkpoint_step'])}, "
+          f"last logged step {said(summary['last_step'])}")
+    print("validation: " + (" ".join(f"{s}:{v:.4g}" for s, v in summary["validation"]) or "none yet"))
+    for row in summary["steps"]:
+        print("  " + "  ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in row.items()))
+    for failure in summary["failures"]:
+        print(failure)
+    return 0
 
 
 SUBCOMMANDS: dict[str, Registrar | str] = {
     "prepare": _add_prepare,
     "run": _add_run,
+    "status": _add_status,
     "merge": _add_merge,
     "report": _add_report,
     "tiny-model": "verifiers_train.tiny:register",
@@ -214,10 +327,23 @@ def _registrar(entry: Registrar | str) -> Registrar:
 def build_parser() -> argparse.ArgumentParser:
     """The ``verifiers-train`` parser with every registered subcommand."""
     parser = argparse.ArgumentParser(prog="verifiers-train", description=__doc__.splitlines()[0])
+    add_common(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for entry in SUBCOMMANDS.values():
         _registrar(entry)(sub)
+    for p in sub.choices.values():  # registrars from other modules get the shared conventions too
+        p.formatter_class = DefaultsFormatter
+        if p.get_default("cli_parser") is None:
+            p.set_defaults(cli_parser=p)
     return parser
+
+
+def _resume_hint(ns: argparse.Namespace) -> str | None:
+    """A run resumes by running the same command again (same settings, same --out)."""
+    if ns.command != "run":
+        return None
+    return shlex.join(["verifiers-train", *sys.argv[1:]]) if sys.argv[1:2] == ["run"] else (
+        "the same `verifiers-train run` command (same settings and --out)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -228,15 +354,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         i = args.index("--")
         args, extra = args[:i], args[i + 1:]
     parser = build_parser()
-    ns = parser.parse_args(args)
-    ns.extra_overrides = extra
-    if extra and ns.command != "run":
-        parser.error("Hydra overrides after `--` are only for `run`")
-    try:
-        return int(ns.func(ns))
-    except VerifiersError as e:
-        print(f"verifiers-train {ns.command}: error: {e}", file=sys.stderr)
-        return 2
+
+    def attach(ns: argparse.Namespace) -> None:
+        ns.extra_overrides = extra
+        if extra and ns.command != "run":
+            ns.cli_parser.error("Hydra overrides after `--` are only for `run`")
+
+    return run_command(parser, args, before=attach, resume_hint=_resume_hint)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,35 @@ KNOWN_FAILURES: tuple[KnownFailure, ...] = (
         "too_few_gpus", re.compile(r"Total available GPUs \d+ is less than total desired GPUs"),
         "--gpus x --nodes asks for more GPUs than Ray sees",
         "lower --gpus/--nodes, or check CUDA_VISIBLE_DEVICES and `ray status`"),
+    # What a user meets first on a new machine (issue 16): the v1 trainer's extra dependency, no vLLM,
+    # no GPU, a mistyped Hydra key, a hub model without network, data whose data_source has no scorer.
+    KnownFailure(
+        "no_transfer_queue", re.compile(r"No module named '?transfer_queue"),
+        "verl's v1 trainer (trainer.use_v1=true) imports transfer_queue, which is not installed",
+        "--trainer v0 (the default, which the recorded GPU runs used), or pip install TransferQueue"),
+    KnownFailure(
+        "no_vllm", re.compile(r"No module named '?vllm"),
+        "vLLM, verl's rollout engine, is not installed",
+        "pip install 'verl[vllm]==0.9.1' on a GPU host; `verifiers-train run --dry-run` checks a run without it"),
+    KnownFailure(
+        "no_gpu", re.compile(r"No CUDA GPUs are available|Found no NVIDIA driver on your system"),
+        "torch sees no GPU on this machine (verl's workers need one each)",
+        "run on a GPU host and check CUDA_VISIBLE_DEVICES and nvidia-smi; `--dry-run` checks a run on a CPU"),
+    KnownFailure(
+        "hydra_bad_key", re.compile(r"Could not override '[^']+'|Key '[^']+' is not in struct"),
+        "an override after `--` names a key verl's config does not have",
+        "fix the key (`verifiers-train run --dry-run` names the closest real one); a leading + adds a new key, "
+        "which verl ignores unless something reads it"),
+    KnownFailure(
+        "hub_unreachable", re.compile(r"OfflineModeIsEnabled|We couldn't connect to '[^']+' to load the files"),
+        "the model or tokenizer is a hub name, and the hub cannot be reached from this machine (or its workers)",
+        "pass a local model folder (download it where there is network), or set HF_HUB_OFFLINE=1 with a "
+        "cached copy on every node"),
+    KnownFailure(
+        "unknown_data_source", re.compile(r"no verifiers scorer for data_source"),
+        "rows of the data have a data_source no scorer knows, so each of them scores 0 with error=1",
+        "prepare the data with a known --data-source, or force a scorer with "
+        "`-- +reward.custom_reward_function.reward_kwargs.task=gsm8k|math|mbpp`"),
 )
 
 

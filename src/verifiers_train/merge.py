@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from verifiers.errors import ConfigError, DataError
 
-__all__ = ["find_checkpoint", "merge", "merge_command"]
+__all__ = ["find_checkpoint", "latest_step", "merge", "merge_command"]
 
 COMPONENTS = ("actor", "critic")
 _LATEST = "latest_checkpointed_iteration.txt"
@@ -61,6 +62,16 @@ def find_checkpoint(path: str | os.PathLike[str], component: str = "actor") -> P
     hint = f"; it has {', '.join(p.name for p in steps[-3:])}: pass one of those" if steps else ""
     raise DataError(f"{root} is not a verl FSDP checkpoint: expected fsdp_config.json and "
                     f"model_world_size_*_rank_0.pt in it or in {component}/, or {_LATEST}{hint}")
+
+
+def latest_step(run_dir: str | os.PathLike[str]) -> int | None:
+    """The step of a run directory's last complete checkpoint (the one a relaunch resumes from), or ``None``."""
+    try:
+        actor = find_checkpoint(Path(run_dir) / "checkpoints")
+    except (DataError, ConfigError):
+        return None
+    m = re.fullmatch(r"global_step_(\d+)", actor.parent.name)
+    return int(m.group(1)) if m else None
 
 
 def merge_command(local_dir: str | os.PathLike[str], target_dir: str | os.PathLike[str], *,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any, Self
 
 __all__ = ["CONSOLE_METRICS", "VERL_METRICS", "MetricsWriter", "keep_earlier_metrics", "parse_line", "read_metrics",
-           "read_run_metrics"]
+           "read_run_metrics", "run_summary", "validation_key"]
 
 VERL_METRICS = "verl_metrics.jsonl"  # verl's file logger, full precision (VERL_FILE_LOGGER_PATH)
 CONSOLE_METRICS = "metrics.jsonl"  # parsed from the console by `MetricsWriter`, appended across launches
@@ -159,3 +159,41 @@ def read_run_metrics(run_dir: str | os.PathLike[str]) -> tuple[list[dict[str, An
         for row in read_metrics(f):
             by_step[row["step"]] = by_step.get(row["step"], {}) | row
     return [by_step[s] for s in sorted(by_step)], files
+
+
+def validation_key(rows: list[dict[str, Any]]) -> str | None:
+    """The validation-accuracy column of verl's metrics (``val-core/<source>/acc/mean@N``; else the first
+    ``val-core/`` column), or ``None`` when the run has not validated yet."""
+    keys = sorted({k for r in rows for k in r if k.startswith("val-core/")})
+    acc = [k for k in keys if "/acc/" in k]
+    preferred = acc or keys
+    return preferred[0] if preferred else None
+
+
+def run_summary(run_dir: str | os.PathLike[str], last: int = 4) -> dict[str, Any]:
+    """Where a run stands, from its run directory: what ``verifiers-train status`` prints.
+
+    Returns:
+        ``run_dir``, ``checkpoint_step`` (last complete checkpoint, ``None`` if none), ``last_step``,
+        ``validation`` ([step, value] of `validation_key`), ``steps`` (the last ``last`` training steps:
+        step, reward ``critic/score/mean``, ``step_s`` ``timing_s/step``), ``failures`` (known failures
+        seen in ``train.log``).
+    """
+    from verifiers_train.failures import FailureDetector
+    from verifiers_train.merge import latest_step
+
+    root = Path(run_dir)
+    rows, _ = read_run_metrics(root)
+    key = validation_key(rows)
+    validation = [[r["step"], r[key]] for r in rows if key and isinstance(r.get(key), float)]
+    steps = [{"step": r["step"], "reward": r.get("critic/score/mean"), "step_s": r.get("timing_s/step")}
+             for r in rows if "critic/score/mean" in r][-last:] if last > 0 else []
+    detector = FailureDetector()
+    log = root / "train.log"
+    if log.is_file():
+        with open(log, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                detector.feed(line)
+    return {"run_dir": str(root), "checkpoint_step": latest_step(root),
+            "last_step": rows[-1]["step"] if rows else None, "validation_key": key, "validation": validation,
+            "steps": steps, "failures": [f.message() for f in detector.found]}

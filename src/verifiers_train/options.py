@@ -1,10 +1,17 @@
 """Run options for ``verifiers-train run``: one name per option across flag, keyword and env variable.
 
-``batch_size`` is ``--batch-size`` on the command line, ``batch_size=`` in Python and ``BATCH_SIZE`` in
-the environment (the names the seed scripts use: MODEL, BATCH_SIZE, LR, ROLLOUTS, CLIP_LOW, CLIP_HIGH,
-TEMPERATURE, TOP_P, TOP_K, ...). Precedence, lowest first: option default, preset, run config file
-(``--config``), environment, flag/keyword. `resolve` records where each value came from, and the dry
-run prints it, so a stray environment variable is visible.
+``batch_size`` is ``--batch-size`` on the command line, ``batch_size=`` in Python and
+``VERIFIERS_BATCH_SIZE`` in the environment. Every option has its ``VERIFIERS_``-prefixed variable;
+generic names like ``DATA``, ``OUT`` or ``EPOCHS`` are not read (they collide with users' shells and
+schedulers). The only bare names read are the ones users of the seed scripts configure runs with
+(`BARE_ENV`): the GRAIL names (``DATASET``, ``MODEL``, ``BATCH_SIZE``, ``LR``, ``TOTAL_STEPS``,
+``ROLLOUTS``, ``CLIP_LOW``, ``CLIP_HIGH``, ``TEMPERATURE``, ``TOP_P``, ``TOP_K``, ``WARMUP_STEPS``;
+``GRAD_ACCUM`` has no verl counterpart and is reported as ignored) and the verl-script names
+(``MODEL_PATH``, ``TRAIN_BATCH_SIZE``, ``PPO_MINI_BATCH_SIZE``, ``ROLLOUT_GPU_MEM_UTIL``). The prefixed
+name wins over a bare one. Precedence, lowest first: option default, preset, run config file
+(``--config``), environment, flag/keyword. `resolve` records where each value came from;
+``verifiers-train run`` announces every value taken from the environment in one line before launch and
+records them in ``run_config.json``.
 """
 
 from __future__ import annotations
@@ -20,9 +27,37 @@ from typing import Any, get_args, get_origin, get_type_hints
 from verifiers.errors import ConfigError
 from verifiers_train.presets import get_preset
 
-__all__ = ["ALGOS", "RunOptions", "env_name", "option_help", "read_config_file", "resolve"]
+__all__ = [
+    "ALGOS",
+    "BARE_ENV",
+    "ENV_PREFIX",
+    "IGNORED_ENV",
+    "TRAINERS",
+    "RunOptions",
+    "env_name",
+    "env_names",
+    "environment",
+    "option_help",
+    "read_config_file",
+    "resolve",
+]
 
 ALGOS = ("grpo", "ppo")
+TRAINERS = ("v0", "v1")
+ENV_PREFIX = "VERIFIERS_"
+# Bare environment names still read, by option: the GRAIL seed scripts' names and verl's example scripts'.
+BARE_ENV: dict[str, tuple[str, ...]] = {
+    "dataset": ("DATASET",), "model": ("MODEL", "MODEL_PATH"), "batch_size": ("BATCH_SIZE", "TRAIN_BATCH_SIZE"),
+    "mini_batch_size": ("PPO_MINI_BATCH_SIZE",), "lr": ("LR",), "warmup_steps": ("WARMUP_STEPS",),
+    "total_steps": ("TOTAL_STEPS",), "rollouts": ("ROLLOUTS",), "clip_low": ("CLIP_LOW",),
+    "clip_high": ("CLIP_HIGH",), "temperature": ("TEMPERATURE",), "top_p": ("TOP_P",), "top_k": ("TOP_K",),
+    "gpu_memory_utilization": ("ROLLOUT_GPU_MEM_UTIL",),
+}
+# GRAIL names with no verl counterpart: announced as ignored rather than silently dropped.
+IGNORED_ENV: dict[str, str] = {
+    "GRAD_ACCUM": "verl accumulates mini_batch_size x rollouts / (micro_batch_size x GPUs) micro-batches; set "
+                  "--mini-batch-size and --micro-batch-size instead",
+}
 
 
 def _opt(default: Any, help: str) -> Any:
@@ -34,7 +69,10 @@ class RunOptions:
     """Every knob of a verl run; see `option_help` for each one's meaning."""
 
     algo: str = _opt("grpo", "grpo (group-relative advantages, no critic) or ppo (GAE with a critic)")
-    dataset: str = _opt("gsm8k", "dataset name (gsm8k, math, math500, mbpp, arith); picks data and template")
+    dataset: str = _opt("gsm8k", "task: dataset name (gsm8k, math, math500, mbpp, arith); picks data, template "
+                                 "and scorer")
+    trainer: str = _opt("v0", "verl trainer: v0 (main_ppo_v0, the one the recorded GPU runs used; "
+                              "trainer.use_v1=false) or v1 (verl's default; needs transfer_queue)")
     model: str | None = _opt(None, "actor model: local HF folder or hub name")
     preset: str | None = _opt(None, "named configuration from verifiers_train.presets")
     config: str | None = _opt(None, "JSON/YAML run file of options (a saved run_config.json works); "
@@ -51,6 +89,8 @@ class RunOptions:
     micro_batch_size: int = _opt(4, "sequences per GPU per forward/backward (actor/critic)")
     log_prob_micro_batch_size: int = _opt(8, "sequences per GPU when computing log-probs (rollout/ref)")
     lr: float = _opt(1e-6, "actor learning rate")
+    warmup_steps: int | None = _opt(None, "linear learning-rate warm-up steps (actor optim.lr_warmup_steps); "
+                                          "default: verl's (none)")
     critic_lr: float = _opt(1e-5, "critic learning rate (ppo)")
     critic_model: str | None = _opt(None, "critic model (ppo); default: the actor model")
     rollouts: int | None = _opt(None, "responses per prompt (rollout.n); default 8 for grpo, 1 for ppo")
@@ -117,8 +157,20 @@ _TYPES = get_type_hints(RunOptions)
 
 
 def env_name(option: str) -> str:
-    """The environment variable for an option: its name upper-cased (``top_p`` -> ``TOP_P``)."""
-    return option.upper()
+    """The environment variable for an option: ``VERIFIERS_`` + its name upper-cased (``VERIFIERS_TOP_P``)."""
+    return ENV_PREFIX + option.upper()
+
+
+def env_names(option: str) -> tuple[str, ...]:
+    """Every environment variable read for an option, the winning one first."""
+    return (env_name(option), *BARE_ENV.get(option, ()))
+
+
+def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The run-option variables set (non-empty) in ``env``, prefixed and bare, by variable name."""
+    env = os.environ if env is None else env
+    names = [n for option in _FIELDS for n in env_names(option)] + list(IGNORED_ENV)
+    return {n: env[n] for n in names if env.get(n)}
 
 
 def option_help(option: str) -> str:
@@ -159,7 +211,7 @@ def parse_value(option: str, raw: Any) -> Any:
             return float(text)
         return text
     except ValueError:
-        raise ConfigError(f"{option} ({env_name(option)} / --{option.replace('_', '-')}) expects "
+        raise ConfigError(f"{option} ({' / '.join(env_names(option))} / --{option.replace('_', '-')}) expects "
                           f"{typ.__name__}, got {raw!r}") from None
 
 
@@ -197,8 +249,8 @@ def resolve(values: Mapping[str, Any] | None = None, *, env: Mapping[str, str] |
     Args:
         values: explicit settings (flags or keywords); ``None`` entries count as unset. ``config``
             names a JSON/YAML run file whose values sit between the preset and the environment.
-        env: environment to read (default ``os.environ``); only upper-cased option names are read.
-        preset: preset name; ``values["preset"]``, the config file or ``PRESET`` also select it.
+        env: environment to read (default ``os.environ``); only the names of `env_names` are read.
+        preset: preset name; ``values["preset"]``, the config file or ``VERIFIERS_PRESET`` also select it.
 
     Raises:
         ConfigError: unknown option, unknown preset, bad config file, or a value of the wrong type.
@@ -215,18 +267,23 @@ def resolve(values: Mapping[str, Any] | None = None, *, env: Mapping[str, str] |
     origin: dict[str, str] = {name: "default" for name in _FIELDS}
     if config_path:
         origin["config"] = "flag/keyword" if "config" in (values_in or {}) else f"env {env_name('config')}"
+    preset_from = next((where for where, name in (
+        ("flag/keyword", values.get("preset") or preset), (f"env {env_name('preset')}", env.get(env_name("preset"))),
+        (f"file {config_path}", from_file.get("preset"))) if name), None)
     preset = values.get("preset") or preset or env.get(env_name("preset")) or from_file.get("preset") or None
     if preset:
         for name, value in get_preset(preset).items():
             chosen[name], origin[name] = value, f"preset {preset}"
-        chosen["preset"], origin["preset"] = preset, "flag/keyword/env/file"
+        chosen["preset"], origin["preset"] = preset, str(preset_from)
     for name, value in from_file.items():
         if name != "preset" and value is not None:
             chosen[name], origin[name] = parse_value(name, value), f"file {config_path}"
     for name in _FIELDS:
-        raw = env.get(env_name(name))
-        if raw is not None and raw != "" and name not in ("preset", "config"):
-            chosen[name], origin[name] = parse_value(name, raw), f"env {env_name(name)}"
+        if name in ("preset", "config"):
+            continue
+        var = next((n for n in env_names(name) if env.get(n)), None)
+        if var is not None:
+            chosen[name], origin[name] = parse_value(name, env[var]), f"env {var}"
     for name, value in values.items():
         if name != "preset":
             chosen[name], origin[name] = parse_value(name, value), "flag"

@@ -8,8 +8,11 @@ Register it with verl (``reward.*`` keys; the top-level ``custom_reward_function
 
 The returned dict always has the same keys (`result_keys`): verl turns them into per-sample arrays, and
 ``pred`` enables its maj@N validation metric. A failure inside scoring never raises into verl: the
-sample gets score 0 with ``error=1`` and the traceback is logged (rate-limited). No signals are used,
-so it runs in Ray workers and executor threads.
+sample gets score 0 with ``error=1`` and the traceback is logged (rate-limited). A ``data_source`` no
+scorer knows is logged once per source and process, as an error naming the fix (a renamed dataset must
+not train silently on zero reward); ``+reward.custom_reward_function.reward_kwargs.task=NAME`` forces a
+scorer for every row whatever its ``data_source``. No signals are used, so it runs in Ray workers and
+executor threads.
 
 Example:
     >>> compute_score("openai/gsm8k", "... #### 18", "18")["acc"]
@@ -31,7 +34,7 @@ from verifiers._rewards import Tags
 from verifiers.errors import ConfigError
 from verifiers.tasks import Scorer
 
-__all__ = ["CORE_KEYS", "TAG_PRESETS", "check_reward_kwargs", "compute_score", "config_for", "freeze",
+__all__ = ["CORE_KEYS", "TAG_PRESETS", "UnknownDataSource", "check_reward_kwargs", "compute_score", "config_for", "freeze",
            "result_keys", "scorer_names", "task_for"]
 
 logger = logging.getLogger(__name__)
@@ -49,6 +52,11 @@ _VERL_KWARGS = frozenset({"reward_router_address", "reward_model_tokenizer"})
 _LOG_FIRST, _LOG_EVERY = 5, 1000
 _errors = 0
 _errors_lock = threading.Lock()
+_unknown_sources: set[str] = set()  # data sources already reported in this process
+
+
+class UnknownDataSource(ConfigError):
+    """A row's ``data_source`` names no scorer (and no ``task`` reward kwarg forces one)."""
 
 
 def task_for(data_source: str) -> str | None:
@@ -196,6 +204,17 @@ def _empty(keys: tuple[str, ...]) -> dict[str, Any]:
 
 def _note_error(data_source: str, exc: BaseException) -> None:
     global _errors
+    if isinstance(exc, UnknownDataSource):
+        # Once per source, whatever the sample count: every such sample scores 0, which a run must not hide.
+        # Not counted below, so the scoring failures that follow still get their first tracebacks logged.
+        with _errors_lock:
+            first_of_source = data_source not in _unknown_sources
+            _unknown_sources.add(data_source)
+        if first_of_source:
+            logger.error("verifiers reward: %s. Every sample with this data_source scores 0 with error=1. Fix: "
+                         "prepare the data with a known --data-source, or force a scorer with "
+                         "+reward.custom_reward_function.reward_kwargs.task=gsm8k|math|mbpp", exc)
+        return
     with _errors_lock:
         _errors += 1
         n = _errors
@@ -233,7 +252,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
     try:
         spec = registry.for_data_source(str(ours.get("task") or data_source))
         if spec is None:
-            raise ConfigError(f"no verifiers scorer for data_source {data_source!r}; known tasks: "
+            raise UnknownDataSource(f"no verifiers scorer for data_source {data_source!r}; known tasks: "
                               f"{', '.join(registry.names())} (and their data_source names)")
         # No kwargs: pass config=None so the scorer can take its default fast path.
         config = _config(spec.scorer_name, frozen) if frozen else None

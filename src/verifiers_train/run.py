@@ -14,6 +14,14 @@ directory::
                                 resumed run's earlier launches are kept as verl_metrics.1.jsonl, ...
     RUN_DIR/checkpoints/        trainer.default_local_dir
     RUN_DIR/validation/         validation generations (trainer.validation_data_dir)
+    RUN_DIR/hydra/              Hydra's own output (hydra.run.dir; nothing is left in the working directory)
+
+Before launching, `preflight` checks what a machine without GPUs or with a partial install would only
+report minutes later through Ray (GPUs visible, vLLM and the chosen trainer's imports), `check_overrides`
+checks extra Hydra keys against verl's config (suggesting the closest real key), and
+`check_data_sources` checks that every ``data_source`` of the prepared parquet has a scorer.
+``launch(p, max_seconds=S)`` pauses the run cleanly after S seconds; launching the same plan again
+resumes from the last checkpoint (verl's ``trainer.resume_mode=auto``).
 
 Example:
     >>> p = plan({"algo": "grpo", "dataset": "arith", "model": "Qwen/Qwen2.5-0.5B-Instruct"})  # doctest: +SKIP
@@ -22,26 +30,35 @@ Example:
 
 from __future__ import annotations
 
+import difflib
+import importlib.util
 import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from verifiers import tasks
+from verifiers.cli_common import hub_unreachable, is_hub_name
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.failures import FailureDetector
+from verifiers_train.merge import latest_step
 from verifiers_train.metrics import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
-from verifiers_train.options import ALGOS, RunOptions, resolve
+from verifiers_train.options import ALGOS, IGNORED_ENV, TRAINERS, RunOptions, environment, resolve
 from verifiers_train.prepare import prepare, read_meta
 from verifiers_train.verl_patch import needs_patch
 
-__all__ = ["REWARD_PATH", "RunPlan", "build_overrides", "check_options", "launch", "plan"]
+__all__ = ["REWARD_PATH", "RunPlan", "build_overrides", "check_data_sources", "check_options", "check_overrides",
+           "launch", "plan", "preflight", "same_run", "verl_keys"]
 
 REWARD_PATH = "pkg://verifiers_train.reward"
 REWARD_NAME = "compute_score"
@@ -50,6 +67,8 @@ KNOWN_LOGGERS = ("console", "file", "wandb", "tensorboard", "mlflow", "swanlab",
 LOSS_AGG_MODES = ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm")
 _HF_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _SAFE_VALUE = re.compile(r"^[\w./:@+~-]+$")
+# After a pause or Ctrl-C: seconds verl gets to stop after SIGINT, then after SIGTERM, before SIGKILL.
+_STOP_GRACE = (30.0, 10.0)
 
 
 @dataclass
@@ -64,6 +83,7 @@ class RunPlan:
     overrides: list[str]
     extra_overrides: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    environment: dict[str, str] = field(default_factory=dict)
 
     @property
     def argv(self) -> list[str]:
@@ -84,7 +104,17 @@ class RunPlan:
         return {"options": asdict(self.options), "origin": self.origin, "run_dir": str(self.run_dir),
                 "data_dir": str(self.data_dir), "needs_prepare": self.needs_prepare,
                 "overrides": self.overrides, "extra_overrides": self.extra_overrides,
-                "env": self.env(), "warnings": self.warnings}
+                "env": self.env(), "warnings": self.warnings, "environment": self.environment}
+
+    def env_line(self) -> str | None:
+        """One line naming every run option taken from the environment (``None`` when there is none)."""
+        used = {o.removeprefix("env "): name for name, o in self.origin.items() if o.startswith("env ")}
+        parts = [f"{var}={self.environment[var]} -> {used[var]}" for var in self.environment if var in used]
+        parts += [f"{var}={self.environment[var]} (ignored)" for var in self.environment if var in IGNORED_ENV]
+        shadowed = [var for var in self.environment if var not in used and var not in IGNORED_ENV]
+        if shadowed:
+            parts.append("not used (a flag or a prefixed name won): " + ", ".join(shadowed))
+        return "from the environment: " + "; ".join(parts) if parts else None
 
     def save(self) -> None:
         """Write ``command.sh`` and ``run_config.json`` into the run directory."""
@@ -198,6 +228,8 @@ def check_options(o: RunOptions) -> list[str]:
     if o.nodes > 1 and not (os.environ.get("RAY_ADDRESS") or Path("/tmp/ray/ray_current_cluster").exists()):
         warnings.append(f"--nodes {o.nodes} needs a running Ray cluster (`ray start --head` here, "
                         "`ray start --address HEAD:6379` on the others); none was found from this node")
+    if o.trainer not in TRAINERS:
+        raise ConfigError(f"unknown trainer {o.trainer!r}; choose one of {', '.join(TRAINERS)}")
     if o.kl_in_reward and o.algo_default("kl_loss"):
         warnings.append("KL both in the reward and as a loss; usually pick one")
     from verifiers_train.reward import check_reward_kwargs, task_for
@@ -235,6 +267,7 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
         ("actor_rollout_ref.model.use_remove_padding", o.remove_padding),
         ("actor_rollout_ref.model.enable_gradient_checkpointing", o.gradient_checkpointing),
         ("actor_rollout_ref.actor.optim.lr", o.lr),
+        *((("actor_rollout_ref.actor.optim.lr_warmup_steps", o.warmup_steps),) if o.warmup_steps is not None else ()),
         ("actor_rollout_ref.actor.ppo_mini_batch_size", o.mini_batch_size),
         ("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", o.micro_batch_size),
         ("actor_rollout_ref.actor.use_dynamic_bsz", o.dynamic_bsz),
@@ -307,10 +340,15 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
         ("trainer.critic_warmup", 0),
         ("trainer.default_local_dir", str(run_dir / "checkpoints")),
         ("trainer.validation_data_dir", str(run_dir / "validation")),
+        # v0 (main_ppo_v0's TaskRunner) is what the recorded GPU runs used; v1 also needs transfer_queue
+        ("trainer.use_v1", o.trainer == "v1"),
+        ("trainer.resume_mode", "auto"),
     ]
     if o.total_steps is not None:
         kv.append(("trainer.total_training_steps", o.total_steps))
     out = [f"{k}={hydra_value(v)}" for k, v in kv]
+    # Hydra's own output (config copies, main_ppo.log) goes into the run folder, not ./outputs/DATE/TIME
+    out.append(f"hydra.run.dir={hydra_value(str(run_dir / 'hydra'))}")
     # Keys outside verl's schema need a leading "+" (the composed config is in struct mode).
     if o.attn_implementation:
         out.append(f"+actor_rollout_ref.model.override_config.attn_implementation={o.attn_implementation}")
@@ -339,6 +377,7 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         ConfigError / DataError: the first problem found, with how to fix it.
     """
     o, origin = resolve(values, env=env)
+    env_values = environment(env)
     if o.model and not o.experiment:
         o.experiment = f"{o.algo}-{o.dataset}-{Path(o.model.rstrip('/')).name}"
         origin["experiment"] = "derived"
@@ -361,14 +400,184 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         if meta and int(meta.get("max_prompt_length", 0)) > o.max_prompt_length:
             warnings.append(f"data was filtered at {meta['max_prompt_length']} prompt tokens but the run allows "
                             f"{o.max_prompt_length}; verl drops the longer prompts")
+        check_data_sources(data_dir, extra_overrides)
     for extra in extra_overrides:
         if "=" not in extra.lstrip("+~"):
             raise ConfigError(f"extra override {extra!r} is not KEY=VALUE (Hydra syntax)")
+    check_overrides(extra_overrides)
+    warnings += [f"{var} is set but ignored: {why}" for var, why in IGNORED_ENV.items() if var in env_values]
     return RunPlan(o, origin, run_dir, data_dir, needs_prepare, build_overrides(o, data_dir, run_dir),
-                   list(extra_overrides), warnings)
+                   list(extra_overrides), warnings, env_values)
+
+
+@lru_cache(maxsize=1)
+def verl_keys() -> frozenset[str]:
+    """Every key of verl's composed ``ppo_trainer`` config, dotted (``trainer.total_training_steps``).
+
+    Empty when verl (or Hydra) is not installed: then no key can be checked here.
+    """
+    if importlib.util.find_spec("verl") is None or importlib.util.find_spec("hydra") is None:
+        return frozenset()
+    from omegaconf import OmegaConf
+
+    from verifiers_train.verl_check import compose
+
+    tree = OmegaConf.to_container(compose([]), resolve=False)
+    keys: set[str] = set()
+
+    def walk(node: Any, prefix: str) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                key = f"{prefix}{k}"
+                keys.add(key)
+                walk(v, key + ".")
+
+    walk(tree, "")
+    return frozenset(keys)
+
+
+def _split_override(text: str) -> tuple[str, str]:
+    """``(prefix, key)`` of a Hydra override: prefix ``""``, ``+``, ``++`` or ``~``."""
+    key = text.split("=", 1)[0]
+    prefix = "++" if key.startswith("++") else key[:1] if key[:1] in "+~" else ""
+    return prefix, key[len(prefix):]
+
+
+def check_overrides(overrides: Iterable[str], keys: frozenset[str] | None = None) -> None:
+    """Check extra Hydra overrides against verl's config keys, suggesting the closest real key.
+
+    ``KEY=V`` must name an existing key. ``+KEY=V`` adds a new key, so a key one typo away from an existing
+    sibling (``+trainer.total_training_step``) is refused instead of being silently added; ``++KEY=V``
+    adds or sets without this check. ``hydra.*`` keys are Hydra's own.
+
+    Raises:
+        ConfigError: an unknown key, or a ``+`` key that looks like a typo, with the closest real key.
+    """
+    keys = verl_keys() if keys is None else keys
+    if not keys:
+        return
+    for text in overrides:
+        prefix, key = _split_override(text)
+        if key.startswith("hydra.") or prefix == "++":
+            continue
+        parent, _, leaf = key.rpartition(".")
+        siblings = {k.rpartition(".")[2]: k for k in keys if k.rpartition(".")[0] == parent}
+        if prefix == "" and key not in keys:
+            # a typo in the last part (compared among its siblings), else anywhere in the key
+            near = difflib.get_close_matches(leaf, list(siblings), n=1, cutoff=0.6)
+            close = [siblings[near[0]]] if near else difflib.get_close_matches(key, keys, n=1, cutoff=0.85)
+            hint = f"did you mean {close[0]}={text.split('=', 1)[1]}? " if close else ""
+            raise ConfigError(f"verl has no config key {key!r}; {hint}(+KEY=VALUE adds a key verl does not "
+                              "define, which verl then ignores unless something reads it)")
+        if prefix == "+" and key in keys:
+            raise ConfigError(f"{key!r} already exists in verl's config; drop the leading + to set it")
+        if prefix == "+":
+            near = difflib.get_close_matches(leaf, list(siblings), n=1, cutoff=0.8)
+            if near:
+                raise ConfigError(f"{text!r} adds a new key next to the existing {siblings[near[0]]!r}: a typo? "
+                                  f"Fix the name, or write ++{key}=... to add it anyway")
+
+
+def _known_sources() -> list[str]:
+    """Every ``data_source`` value the reward dispatches: task names and their registered sources."""
+    return list(dict.fromkeys(s for n in tasks.names() for s in (n, *tasks.get(n).data_sources)))
+
+
+def _forced_task(overrides: Iterable[str]) -> str | None:
+    for text in overrides:
+        prefix, key = _split_override(text)
+        if key == "reward.custom_reward_function.reward_kwargs.task" and prefix != "~":
+            return text.split("=", 1)[1]
+    return None
+
+
+def check_data_sources(data_dir: Path, extra_overrides: Sequence[str] = ()) -> None:
+    """Raise `DataError` when the prepared parquet holds ``data_source`` values no scorer knows.
+
+    verl would score every such row 0 (``error=1``): a renamed dataset would train on zero reward. A run
+    that forces a scorer (``+reward.custom_reward_function.reward_kwargs.task=NAME``) is not checked.
+    """
+    if _forced_task(extra_overrides):
+        return
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:  # pragma: no cover - pyarrow comes with the train extra
+        return
+    unknown: dict[str, list[str]] = {}
+    for name in ("train.parquet", "test.parquet"):
+        path = data_dir / name
+        if not path.is_file():
+            continue
+        try:
+            column = pq.read_table(path, columns=["data_source"]).column("data_source").to_pylist()
+        except (KeyError, OSError, ValueError) as e:
+            raise DataError(f"{path} has no readable data_source column ({e}); prepare it with "
+                            "`verifiers-train prepare`") from e
+        for source in sorted({str(v) for v in column}):
+            if tasks.for_data_source(source) is None:
+                unknown.setdefault(source, []).append(name)
+    if unknown:
+        where = ", ".join(f"{s!r} ({' and '.join(f)})" for s, f in unknown.items())
+        raise DataError(f"{data_dir}: no scorer for data_source {where}; known: {', '.join(_known_sources())}. "
+                        "Prepare the data with --data-source set to a known name, or force a scorer with "
+                        "`-- +reward.custom_reward_function.reward_kwargs.task=gsm8k|math|mbpp`")
+
+
+def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
+              find: Callable[[str], bool] | None = None) -> None:
+    """Check that this machine can start the run: verl, vLLM, the trainer's imports, enough GPUs.
+
+    What verl would report only after starting Ray (``ModuleNotFoundError: transfer_queue`` from the v1
+    trainer, no GPU for its workers, a hub model without network) is found here in seconds.
+
+    Raises:
+        ConfigError: one line listing every missing piece and how to get it.
+    """
+    def _found(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            return False
+
+    find = find or _found
+    problems: list[str] = []
+    if not find("verl"):
+        problems.append("verl is not installed (pip install 'verl[vllm]==0.9.1')")
+    if not find("vllm"):
+        problems.append("vLLM is not importable (verl's rollout; pip install 'verl[vllm]==0.9.1')")
+    o = p.options
+    if o.trainer == "v1" and not find("transfer_queue"):
+        problems.append("--trainer v1 needs transfer_queue (pip install TransferQueue), or use --trainer v0")
+    hub_models = [m for m in dict.fromkeys([o.model, o.algo_default("critic_model") if o.algo == "ppo" else None])
+                  if m and is_hub_name(str(m))]
+    reason = hub_unreachable() if hub_models else None
+    if reason:
+        problems.append(f"model {', '.join(map(repr, hub_models))} comes from the Hugging Face hub, which cannot be "
+                        f"reached ({reason}): pass a local model folder, or set HF_HUB_OFFLINE=1 with a cached copy")
+    visible = (gpu_count or _cuda_devices)()
+    if visible < o.gpus:
+        cvd = os.environ.get("CUDA_VISIBLE_DEVICES")
+        problems.append(f"--gpus {o.gpus} but {visible} GPU(s) visible"
+                        + (f" (CUDA_VISIBLE_DEVICES={cvd})" if cvd is not None else "")
+                        + "; `--dry-run` checks a run on a machine without GPUs")
+    if problems:
+        raise ConfigError("cannot start verl here: " + "; ".join(problems) + " (--no-preflight skips this check)")
+
+
+def _cuda_devices() -> int:
+    """GPUs torch can see (0 without torch or CUDA)."""
+    try:
+        import torch
+    except ImportError:
+        return 0
+    try:
+        return int(torch.cuda.device_count())
+    except Exception:  # noqa: BLE001 - a broken driver is "no GPU" for this check
+        return 0
 
 
 def same_run(run_dir: Path, p: RunPlan) -> bool:
+    """Whether ``run_dir`` is empty or holds a run with the same overrides (so launching resumes it)."""
     cfg = run_dir / "run_config.json"
     if not cfg.is_file():
         return True
@@ -376,27 +585,45 @@ def same_run(run_dir: Path, p: RunPlan) -> bool:
     return bool(old.get("overrides") == p.overrides and old.get("extra_overrides") == p.extra_overrides)
 
 
-def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
+def launch(p: RunPlan, *, echo: Callable[[str], None] = print, max_seconds: float | None = None) -> int:
     """Prepare data if needed, save the run directory, run verl, and record log and metrics.
 
+    Args:
+        p: the plan.
+        echo: where progress lines go.
+        max_seconds: pause the run after this many seconds: verl is stopped as by Ctrl-C and the run
+            keeps its last checkpoint (every ``save_freq`` steps); launching the same plan again resumes.
+
     Returns:
-        verl's exit code (0 on success).
+        verl's exit code (0 on success, and 0 when paused by ``max_seconds``).
 
     Raises:
         ConfigError: the run directory holds a different run (resuming it would mix two runs).
+        DataError: the prepared data has ``data_source`` values no scorer knows.
+        KeyboardInterrupt: after verl was stopped, so the caller can say how to resume.
     """
     if not same_run(p.run_dir, p):
         raise ConfigError(f"{p.run_dir} holds a run with different settings; use a new --out (or --experiment) "
                           "or delete that folder. Same settings resume from its checkpoints.")
+    line = p.env_line()
+    if line:
+        echo(line)
     if p.needs_prepare:
         echo(f"preparing {p.options.dataset} into {p.data_dir}")
         local_model = p.options.model if p.options.model and Path(p.options.model).expanduser().is_dir() else None
         prepare(p.options.dataset, p.data_dir, template=p.options.template,
                 max_prompt_length=p.options.max_prompt_length, tokenizer=local_model, echo=echo)
+        check_data_sources(p.data_dir, p.extra_overrides)
     p.save()
     if needs_patch():
         echo("warning: verl 0.9.1 without flash-attn computes log-probs one token at a time and cannot load a PPO "
              "critic; `verifiers-train patch-verl` fixes both, with the same values (README, patch-verl)")
+    step = latest_step(p.run_dir)
+    if step is not None:
+        echo(f"resuming from the checkpoint of step {step} in {p.run_dir / 'checkpoints'}")
+    if max_seconds is not None and p.options.save_freq <= 0:
+        echo(f"warning: --max-seconds {max_seconds:g} without --save-freq: a paused run keeps no checkpoint and "
+             "starts again from step 0")
     kept = keep_earlier_metrics(p.run_dir)  # verl's file logger would truncate it on resume
     if kept:
         echo(f"resuming: earlier metrics kept as {kept.name}")
@@ -404,28 +631,67 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print) -> int:
     log_path = p.run_dir / "train.log"
     echo(f"run dir {p.run_dir}; log {log_path}")
     failures = FailureDetector()
+    paused = threading.Event()
+    interrupted = False
+    start = time.monotonic()
     with open(log_path, "a", encoding="utf-8") as log, MetricsWriter(p.run_dir / CONSOLE_METRICS) as metrics:
+        # its own session: Ctrl-C reaches only us, and we stop verl with its Ray processes as one group
         proc = subprocess.Popen(p.argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                                bufsize=1, errors="replace")
+                                bufsize=1, errors="replace", start_new_session=True)
         assert proc.stdout is not None
+        timer = None
+        if max_seconds is not None:
+            def pause() -> None:
+                paused.set()
+                _stop(proc)
+
+            timer = threading.Timer(max_seconds, pause)
+            timer.daemon = True
+            timer.start()
         try:
-            for line in proc.stdout:
-                log.write(line)
-                sys.stdout.write(line)
-                metrics.feed(line)
-                failures.feed(line)
+            for out_line in proc.stdout:
+                log.write(out_line)
+                sys.stdout.write(out_line)
+                metrics.feed(out_line)
+                failures.feed(out_line)
             code = proc.wait()
         except KeyboardInterrupt:
-            proc.terminate()
-            log.write("\n[verifiers-train] interrupted; verl terminated\n")
-            code = proc.wait()
+            interrupted = True
+            log.write("\n[verifiers-train] interrupted; stopping verl\n")
+            code = _stop(proc)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if paused.is_set():
+            log.write(f"\n[verifiers-train] paused after {max_seconds:g} s (--max-seconds)\n")
     try:
         _final_report(p, code, echo)
     finally:
-        if code != 0:
+        if paused.is_set() or interrupted:
+            step = latest_step(p.run_dir)
+            where = f"the checkpoint of step {step}" if step is not None else "step 0 (no checkpoint was saved)"
+            what = f"paused after {time.monotonic() - start:.0f} s" if paused.is_set() else "interrupted"
+            echo(f"{what}; the same command resumes from {where}")
+        elif code != 0:
             for failure in failures.found:
                 echo(failure.message())
-    return code
+    if interrupted:
+        raise KeyboardInterrupt
+    return 0 if paused.is_set() else code
+
+
+def _stop(proc: subprocess.Popen[str]) -> int:
+    """Stop verl and its Ray processes: SIGINT (a clean shutdown), then SIGTERM, then SIGKILL."""
+    for sig, grace in ((signal.SIGINT, _STOP_GRACE[0]), (signal.SIGTERM, _STOP_GRACE[1]), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        try:
+            return proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            continue
+    return proc.wait()
 
 
 def _final_report(p: RunPlan, code: int, echo: Callable[[str], None]) -> None:

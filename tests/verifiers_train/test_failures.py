@@ -22,6 +22,15 @@ SAMPLES = {
     "critic_value_head": "ValueError: model(/root/e2e/tiny) is not a value head model, please install trl to make it "
                          "valid",
     "too_few_gpus": "ValueError: Total available GPUs 1 is less than total desired GPUs 2",
+    # issue 16: what a user meets first (Python's, torch's, Hydra's, transformers' and our reward's own text)
+    "no_transfer_queue": "(TaskRunner pid=412) ModuleNotFoundError: No module named 'transfer_queue'",
+    "no_vllm": "ModuleNotFoundError: No module named 'vllm'",
+    "no_gpu": "RuntimeError: No CUDA GPUs are available",
+    "hydra_bad_key": "Could not override 'trainer.totl'.",
+    "hub_unreachable": "OSError: We couldn't connect to 'https://huggingface.co' to load the files, and couldn't "
+                       "find them in the cached files.",
+    "unknown_data_source": "ERROR:verifiers_train.reward:verifiers reward: no verifiers scorer for data_source 'foo'; "
+                           "known: gsm8k, openai/gsm8k",
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
@@ -13,11 +14,11 @@ FAKE_E2E = r"""
 echo "$* STEPS=${STEPS:-} TRAIN_ONLY=${TRAIN_ONLY:-} TRAIN_TIMEOUT=${TRAIN_TIMEOUT:-} OUT=$OUT RUN_EXTRA=$RUN_EXTRA" \
   >> "$W/calls"
 [ -n "${FAIL_AT:-}" ] && [ "$*" = "$FAIL_AT" ] && exit 1
-if [ -n "${TRAIN_ONLY:-}" ]; then
+if [ -n "${TRAIN_ONLY:-}" ]; then  # the run folder as `verifiers-train run` leaves it
   mkdir -p "$W/$1/checkpoints" && echo 35 > "$W/$1/checkpoints/latest_checkpointed_iteration.txt"
-  echo "(TaskRunner pid=7) step:0 - val-core/arith/acc/mean@1:np.float64(0.184)" >> "$W/$1.console.log"
-  echo "(TaskRunner pid=7) step:35 - critic/score/mean:0.2 - val-core/arith/acc/mean@1:np.float64(0.21) - timing_s/step:11.5" \
-    >> "$W/$1.console.log"
+  echo '{"step": 0, "val-core/arith/acc/mean@1": 0.184}' >> "$W/$1/metrics.jsonl"
+  echo '{"step": 35, "critic/score/mean": 0.2, "val-core/arith/acc/mean@1": 0.21, "timing_s/step": 11.5}' \
+    >> "$W/$1/metrics.jsonl"
 fi
 [ "$*" = pack ] && mkdir -p "$OUT" && echo part > "$OUT/grpo_step35.tgz.part-aa" && echo b > "$OUT/base.tgz.part-aa"
 true
@@ -43,7 +44,7 @@ def test_base_train_then_the_latest_checkpoint_is_evaluated_and_packed(tmp_path:
     assert "STEPS=200 TRAIN_ONLY=1 TRAIN_TIMEOUT=1250" in calls[1]
     assert "STEPS=35 TRAIN_ONLY= " in calls[2]  # merge + eval of the checkpoint training reached
     assert all(f"OUT={tmp_path}/w/out" in c for c in calls)  # not the launching call's $OUT
-    assert "--critic-lr" not in calls[1] and "trainer.use_v1=false" in calls[1]
+    assert "--critic-lr" not in calls[1] and " -- " not in calls[1]  # no overrides: run's default trainer (v0)
     assert (tmp_path / "w" / "grpo.done").exists() and not (tmp_path / "w" / "grpo.failed").exists()
 
 
@@ -72,10 +73,10 @@ def test_poll_reports_progress_and_collects_results_once_ended(tmp_path: Path) -
     out.mkdir()
     polled = subprocess.run(["bash", str(SCRIPTS / "gpu_e2e_poll.sh"), "grpo", "5"], check=False,
                             capture_output=True, text=True, timeout=30,
-                            env={**os.environ, "W": str(tmp_path / "w"), "OUT": str(out)})
+                            env={**os.environ, "W": str(tmp_path / "w"), "OUT": str(out), "PYTHON": sys.executable})
     assert polled.returncode == 0, polled.stderr
     assert "validation: 0:0.184 35:0.21" in polled.stdout
-    assert "step:35 reward 0.2 step_s 11.5" in polled.stdout and "grpo: grpo.done" in polled.stdout
+    assert "step 35  reward 0.2  step_s 11.5" in polled.stdout and "grpo: grpo.done" in polled.stdout
     assert (out / "grpo_results.tgz").is_file() and (out / "grpo_step35.tgz.part-aa").is_file()
     assert (out / "base.tgz.part-aa").is_file()  # the model and data travel with the checkpoint
 

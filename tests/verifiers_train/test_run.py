@@ -115,9 +115,31 @@ def test_cli_dry_run_prints_saves_and_checks_with_verl(tmp_path: Path, tiny_mode
 
 
 def test_extra_override_verl_does_not_know_is_rejected(tmp_path: Path, tiny_model_dir: Path) -> None:
-    p = plan(_base(tmp_path, tiny_model_dir), extra_overrides=["trainer.no_such_key=1"], env={})
+    with pytest.raises(ConfigError, match="no config key 'trainer.no_such_key'"):
+        plan(_base(tmp_path, tiny_model_dir), extra_overrides=["trainer.no_such_key=1"], env={})
+    # verl's own composition rejects it too (what a hand-written command would meet)
+    p = plan(_base(tmp_path, tiny_model_dir), env={})
     with pytest.raises(ConfigError, match="no_such_key"):
-        verl_validate(p.argv[3:])
+        verl_validate([*p.argv[3:], "trainer.no_such_key=1"])
+
+
+@pytest.mark.parametrize(("override", "match"), [
+    ("trainer.total_training_step=5", r"did you mean trainer\.total_training_steps=5\?"),
+    ("actor_rollout_ref.actor.optim.lrr=1e-5", r"did you mean actor_rollout_ref\.actor\.optim\.lr=1e-5\?"),
+    # a leading + must not silently add a typo next to the real key
+    ("+trainer.total_training_step=5", r"next to the existing 'trainer\.total_training_steps': a typo\?.*\+\+"),
+    ("+trainer.total_training_steps=5", "already exists in verl's config; drop the leading +"),
+])
+def test_a_bad_hydra_key_gets_the_closest_real_key(tmp_path: Path, tiny_model_dir: Path, override: str,
+                                                   match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        plan(_base(tmp_path, tiny_model_dir), extra_overrides=[override], env={})
+
+
+def test_new_keys_that_are_no_typo_pass(tmp_path: Path, tiny_model_dir: Path) -> None:
+    extra = ["+reward.custom_reward_function.reward_kwargs.timing_log=/tmp/t.tsv",  # gpu_e2e's overhead stage
+             "++trainer.total_training_step=5", "trainer.total_training_steps=5", "hydra.job.chdir=false"]
+    assert plan(_base(tmp_path, tiny_model_dir), extra_overrides=extra, env={}).extra_overrides == extra
 
 
 def test_paths_with_spaces_survive_hydra(tmp_path: Path, tiny_model_dir: Path) -> None:

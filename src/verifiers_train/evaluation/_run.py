@@ -92,10 +92,25 @@ class EvalConfig:
     report: bool = True
     progress: bool = True
 
+    def __post_init__(self) -> None:
+        check_sampling(self.n, self.temperature)
+
     @property
     def sampling(self) -> SamplingConfig:
         """The sampling part of the config (validated)."""
         return SamplingConfig(self.n, self.temperature, self.top_p, self.max_tokens)
+
+
+def check_sampling(n: int, temperature: float) -> None:
+    """Refuse several samples per problem under greedy decoding: they are identical, so pass@k = maj@k = pass@1.
+
+    Raises:
+        ConfigError: ``n > 1`` with ``temperature == 0``, with the one-line fix.
+    """
+    if n > 1 and temperature == 0:
+        raise ConfigError(f"--n {n} with --temperature 0 (greedy) gives {n} identical samples per problem, so "
+                          f"pass@k = maj@k = pass@1; add --temperature 0.6 (or any value > 0) to sample, or "
+                          "use --n 1 for greedy")
 
 
 @dataclass(frozen=True)

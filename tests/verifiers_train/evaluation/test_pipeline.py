@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -137,6 +138,29 @@ def test_resume_after_sigkill_of_the_cli(full_run: Path, tiny_model: Path, tiny_
     assert {k: s["response"] for k, s in resumed.items()} == {k: s["response"] for k, s in full.items()}
 
 
+def test_ctrl_c_of_the_cli_prints_the_resume_command(full_run: Path, tiny_model: Path, tiny_data: Path,
+                                                     tmp_path: Path) -> None:
+    out = tmp_path / "interrupted"
+    cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", str(tiny_model), "--task",
+           "arith", "--data", str(tiny_data), "--limit", "8", "--n", "4", "--temperature", "1.0", "--max-tokens",
+           "24", "--chunk-problems", "1", "--out", str(out), "--quiet", "--no-report"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=os.environ | {"OMP_NUM_THREADS": "1"})
+    samples = out / "samples.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and not (samples.is_file() and samples.stat().st_size):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("verifiers-eval checkpoint: interrupted; resume with: verifiers-eval checkpoint ")
+    assert last.endswith(f"--out {out} --quiet --no-report --resume")
+    assert main([*shlex.split(last.split("resume with: verifiers-eval ", 1)[1])]) == 0  # the line works as given
+    assert len(RunDir(out).read_samples()) == 32
+
+
 def test_samples_do_not_depend_on_batch_order_or_grouping(tiny_model: Path) -> None:
     backend = make_backend("hf", str(tiny_model))
     sampling = SamplingConfig(n=4, temperature=1.0, max_tokens=24)
@@ -200,7 +224,7 @@ def test_bad_inputs_give_one_clear_error_each(tiny_model: Path, tiny_data: Path,
     # the CLI turns them into one line on stderr and exit status 2
     assert main(["checkpoint", str(tmp_path / "nope"), "--dataset", "arith", "--out", str(tmp_path / "f")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("verifiers-eval: error: model not found") and "Traceback" not in err
+    assert err.startswith("verifiers-eval checkpoint: error: model not found") and "Traceback" not in err
     with pytest.raises(SystemExit):
         main(["checkpoint", str(tiny_model), "--dataset", "gsm9k"])
     assert "invalid choice: 'gsm9k'" in capsys.readouterr().err
@@ -226,7 +250,7 @@ def test_score_subcommand_rescores_a_runs_samples(full_run: Path, tmp_path: Path
     assert main(["score", str(plain), "--dataset", "gsm8k", "--overwrite", "--no-report"]) == 0
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"text": "x"}) + "\n")
-    with pytest.raises(DataError, match="no 'response' string"):
+    with pytest.raises(DataError, match="row 1: no 'response' field"):
         score_file(bad, "gsm8k")
 
 
