@@ -21,7 +21,7 @@ from typing import Any
 
 
 def run(model: str, args: argparse.Namespace, out: Path, dp: int) -> dict[str, Any]:
-    cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", model, "--dataset", args.dataset,
+    cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", model, "--task", args.dataset,
            "--data", args.data, "--backend", "vllm", "--n", str(args.n), "--temperature", "1.0", "--max-tokens",
            str(args.max_tokens), "--limit", str(args.limit), "--out", str(out), "--quiet", "--no-report",
            "--tensor-parallel-size", "1", "--data-parallel", str(dp)]

@@ -54,16 +54,16 @@ stage_coderl() {  # GPU ${CODERL_GPU:-1}: tiny model SFT on MBPP with 30% hostil
   local steps=${CODERL_STEPS:-8} c=$W/coderl
   mkdir -p "$c"; rm -f /tmp/verifiers_pwned
   $PY evals/gpu/hostile_mbpp.py "$D/mbpp/mbpp.jsonl" "$c/mbpp.jsonl" --share 0.3 | tee "$OUT/coderl_data.json"
-  [ -f "$c/tiny/config.json" ] || $TRAIN tiny-model --dataset mbpp --data "$c/mbpp.jsonl" --size small --steps 600 \
+  [ -f "$c/tiny/config.json" ] || $TRAIN tiny-model --task mbpp --data "$c/mbpp.jsonl" --size small --steps 600 \
       --device cuda --out "$c/tiny" > "$c/tiny.log" 2>&1 || { tail -20 "$c/tiny.log"; return 1; }
   cp "$c/tiny/tiny_model_info.json" "$OUT/coderl_tiny_info.json"
-  [ -f "$c/data/train.parquet" ] || $TRAIN prepare --dataset mbpp --source "$c/mbpp.jsonl" --out "$c/data" \
+  [ -f "$c/data/train.parquet" ] || $TRAIN prepare --task mbpp --data "$c/mbpp.jsonl" --out "$c/data" \
       --tokenizer "$c/tiny" --max-prompt-length 1024 | tail -2
   for variant in code nocode; do
     local run=$c/run_$variant extra=()
     [ $variant = nocode ] && extra=("+reward.custom_reward_function.reward_kwargs.task=gsm8k")
     rm -rf "$run"; mkdir -p "$run"
-    $TRAIN run --algo grpo --model "$c/tiny" --out "$run" --dataset mbpp --preset tiny --data "$c/data" \
+    $TRAIN run --algo grpo --model "$c/tiny" --out "$run" --task mbpp --preset tiny --data "$c/data" \
         --total-steps "$steps" --save-freq -1 --test-freq -1 --no-val-before-train --batch-size 32 --mini-batch-size 16 \
         --max-prompt-length 1024 --max-response-length 256 --lr 1e-5 -- \
         "reward.custom_reward_function.path=$PWD/evals/gpu/code_reward.py" "reward.custom_reward_function.name=logged" \

@@ -537,7 +537,11 @@ def _atomic_folder(out: Path) -> Iterator[Path]:
 def _add_arguments(ap: argparse.ArgumentParser) -> None:
     sizes = ", ".join(f"{n}: {p.purpose} ({p.steps} steps)" for n, p in PRESETS.items())
     ap.add_argument("-o", "--out", required=True, help="output model folder (replaced atomically when complete)")
-    ap.add_argument("--dataset", default="arith", help="dataset whose train solutions are the SFT data")
+    from verifiers import tasks
+    from verifiers.cli_common import add_json, add_task
+
+    add_task(ap, tasks.names(), required=False, help="task whose train solutions are the SFT data (default: arith)")
+    add_json(ap, "the model's info (path, parameters, accuracy)")
     ap.add_argument("--data", default=None, help="local data file (not needed for arith)")
     ap.add_argument("--template", default=None, help="prompt template (default: the dataset's)")
     ap.add_argument("--size", default=AUTO_SIZE, choices=[AUTO_SIZE, *PRESETS],
@@ -561,14 +565,14 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError:
         previous = None
     try:
-        info = build_tiny_model(args.out, dataset=args.dataset, data=args.data, template=args.template,
+        info = build_tiny_model(args.out, dataset=args.task or "arith", data=args.data, template=args.template,
                                 size=args.size, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                                 train_problems=args.train_problems, seed=args.seed, device=args.device,
                                 threads=args.threads, log=_stderr, progress=args.progress)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    print(json.dumps(asdict(info) | {"path": str(info.path)}, indent=2))
+    print(json.dumps(asdict(info) | {"path": str(info.path)}, indent=None if args.json else 2))
     return 0
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from verifiers.cli_common import add_json, emit_json
 from verifiers.errors import ConfigError
 
 __all__ = [
@@ -184,6 +185,7 @@ def register(sub: Any) -> None:
                                    "of a hard-coded flash_attention_2. The installed files are edited once.")
     p.add_argument("--verl-dir", type=Path, help="verl package folder to patch (default: the installed verl's)")
     p.add_argument("--check", action="store_true", help="only report; exit 1 when a patch is missing")
+    add_json(p, "each patch's state")
     p.set_defaults(func=_run)
 
 
@@ -191,13 +193,19 @@ def _run(a: argparse.Namespace) -> int:
     root = a.verl_dir or verl_root()
     if a.check:
         state = is_patched(root)
-        for patch in PATCHES:
-            print(f"{root / patch.path} ({patch.name}): {'patched' if state[patch.name] else 'not patched'}")
+        _report(a, root, {p.name: "patched" if state[p.name] else "not patched" for p in PATCHES})
         return 0 if all(state.values()) else 1
     try:
         applied = patch_verl(root)
     except OSError as e:  # e.g. a read-only site-packages: say so (files are written only after all checks)
         raise ConfigError(f"cannot write in {root}: {e.strerror or e}; run as the owner of that verl install") from e
-    for patch in PATCHES:
-        print(f"{root / patch.path} ({patch.name}): {'patched now' if patch.name in applied else 'already patched'}")
+    _report(a, root, {p.name: "patched now" if p.name in applied else "already patched" for p in PATCHES})
     return 0
+
+
+def _report(a: argparse.Namespace, root: Path, states: dict[str, str]) -> None:
+    if a.json:
+        emit_json({"verl_dir": root, "patches": states})
+        return
+    for patch in PATCHES:
+        print(f"{root / patch.path} ({patch.name}): {states[patch.name]}")

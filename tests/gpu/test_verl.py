@@ -33,7 +33,7 @@ def _run(cmd: list[str], log: Path, timeout: int) -> None:
 @pytest.fixture(scope="module")
 def arith_data(gpu_tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("data")
-    _run([*TRAIN, "prepare", "--dataset", "arith", "--out", str(out), "--tokenizer", str(gpu_tiny_model)],
+    _run([*TRAIN, "prepare", "--task", "arith", "--out", str(out), "--tokenizer", str(gpu_tiny_model)],
          out / "prepare.log", 300)
     return out
 
@@ -42,7 +42,7 @@ def arith_data(gpu_tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -
 def test_two_step_launch_with_our_reward_then_merge_and_evaluate(algo: str, gpu_tiny_model: Path, arith_data: Path,
                                                                  tmp_path: Path) -> None:
     run = tmp_path / algo
-    _run([*TRAIN, "run", "--algo", algo, "--preset", "tiny", "--model", str(gpu_tiny_model), "--dataset", "arith",
+    _run([*TRAIN, "run", "--algo", algo, "--preset", "tiny", "--model", str(gpu_tiny_model), "--task", "arith",
           "--data", str(arith_data), "--out", str(run), "--total-steps", "2", "--save-freq", "2", "--test-freq", "-1",
           "--no-val-before-train"], tmp_path / "run.log", 900)
     metrics = [json.loads(line) for line in (run / "verl_metrics.jsonl").read_text().splitlines() if line.strip()]
@@ -54,7 +54,7 @@ def test_two_step_launch_with_our_reward_then_merge_and_evaluate(algo: str, gpu_
     merged = tmp_path / "merged"
     _run([*TRAIN, "merge", str(run), "--out", str(merged)], tmp_path / "merge.log", 600)
     assert (merged / "config.json").is_file()
-    _run([*EVAL, "checkpoint", str(merged), "--dataset", "arith", "--backend", "vllm", "--limit", "50", "--n", "2",
+    _run([*EVAL, "checkpoint", str(merged), "--task", "arith", "--backend", "vllm", "--limit", "50", "--n", "2",
           "--temperature", "1.0", "--max-tokens", "48", "--enforce-eager", "--gpu-memory-utilization", "0.3",
           "--out", str(tmp_path / "eval"), "--quiet", "--no-report"], tmp_path / "eval.log", 600)
     result = json.loads((tmp_path / "eval" / "metrics.json").read_text())
