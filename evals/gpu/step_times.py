@@ -17,7 +17,7 @@ import re
 import statistics
 from pathlib import Path
 
-from verifiers_train.metrics import read_run_metrics
+from verifiers_train.verl_log import read_run_metrics
 
 PHASES = ("gen", "old_log_prob", "ref", "adv", "update_actor", "update_weights")
 

@@ -1,4 +1,4 @@
-"""Summary of a `scripts/gpu_e2e.sh` work dir: base vs GRPO vs PPO evaluations, and validation curves.
+"""Summary of a `evals/gpu/gpu_e2e.sh` work dir: base vs GRPO vs PPO evaluations, and validation curves.
 
     python evals/gpu/summary.py WORK_DIR [--png OUT.png]    # prints a short Markdown table, plots the curves
 
@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from verifiers_train.evaluation import write_compare
-from verifiers_train.metrics import read_run_metrics
+from verifiers_train.verl_log import read_run_metrics
 from verifiers_train.report import series, validation_key
 
 HEADLINE = ("accuracy (mean pass@1)", "accuracy change vs", "pass@8", "maj@8", "generated tokens/s")

@@ -1,6 +1,6 @@
 """verl reward functions that time the scorer they wrap: ours, or verl's built-in default scorer.
 
-Used by the reward-overhead stage of `scripts/gpu_e2e.sh` so that both runs take the same verl code path
+Used by the reward-overhead stage of `evals/gpu/gpu_e2e.sh` so that both runs take the same verl code path
 (a custom reward function) and differ only in the scorer called::
 
     reward.custom_reward_function.path=/abs/path/evals/gpu/timed_reward.py

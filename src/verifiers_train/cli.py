@@ -197,7 +197,7 @@ def _cmd_run(a: argparse.Namespace) -> int:
         preflight(p)
     if not a.json:
         return launch(p, max_seconds=a.max_seconds)
-    from verifiers_train.metrics import run_summary
+    from verifiers_train.verl_log import run_summary
 
     with contextlib.redirect_stdout(sys.stderr):  # verl's output too: stdout carries only the JSON
         code = launch(p, echo=say, max_seconds=a.max_seconds)
@@ -285,7 +285,7 @@ def _add_status(sub: Any) -> None:
 
 def _cmd_status(a: argparse.Namespace) -> int:
     from verifiers.errors import DataError
-    from verifiers_train.metrics import run_summary
+    from verifiers_train.verl_log import run_summary
 
     if not Path(a.run_dir).is_dir():
         raise DataError(f"no such run folder: {a.run_dir}")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.errors import DataError
-from verifiers_train.metrics import CONSOLE_METRICS, read_metrics, read_run_metrics
+from verifiers_train.verl_log import CONSOLE_METRICS, read_metrics, read_run_metrics
 
 __all__ = ["PANELS", "Flag", "Report", "build_report", "check_flags", "overview_figure", "panel_keys", "series",
            "validation_key"]

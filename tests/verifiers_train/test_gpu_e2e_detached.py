@@ -1,4 +1,4 @@
-"""`scripts/gpu_e2e_detached.sh` and `gpu_e2e_poll.sh`: the order of stages, the end markers, and the poll."""
+"""`evals/gpu/gpu_e2e_detached.sh` and `gpu_e2e_poll.sh`: the order of stages, the end markers, and the poll."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+SCRIPTS = Path(__file__).resolve().parents[2] / "evals" / "gpu"
 
 # Stands in for gpu_e2e.sh: records each call with the settings the stage saw; training "reaches" step 35.
 FAKE_E2E = r"""

@@ -1,4 +1,4 @@
-"""`scripts/gpu_e2e.sh pack` / `unpack`: move the latest checkpoint of a run to another machine in parts."""
+"""`evals/gpu/gpu_e2e.sh pack` / `unpack`: move the latest checkpoint of a run to another machine in parts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gpu_e2e.sh"
+SCRIPT = Path(__file__).resolve().parents[2] / "evals" / "gpu" / "gpu_e2e.sh"
 
 
 def _stage(stage: str, work: Path, out: Path, **env: str) -> subprocess.CompletedProcess[str]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from verifiers.errors import DataError
 from verifiers_train.cli import main
-from verifiers_train.metrics import (
+from verifiers_train.verl_log import (
     MetricsWriter,
     keep_earlier_metrics,
     parse_line,

@@ -5,7 +5,7 @@ imports this file at start-up. Every 20 ms a thread records the stack of every o
 writes the stacks that were not idle to ``$PROF_OUT/<pid>.folded`` ("frame;frame;...;leaf count", the
 first line names the process). Summarise with ``python evals/gpu/profile_summary.py $PROF_OUT``.
 
-    PYTHONPATH=$PWD/evals/gpu/sampling_profiler PROF_OUT=/root/prof bash scripts/gpu_e2e.sh grpo
+    PYTHONPATH=$PWD/evals/gpu/sampling_profiler PROF_OUT=/root/prof bash evals/gpu/gpu_e2e.sh grpo
 """
 
 import os

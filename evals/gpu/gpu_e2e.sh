@@ -4,7 +4,7 @@
 # built-in gsm8k scorer. Prints a short table at the end of each stage and writes results to $OUT.
 #
 # Run from the repo root on a GPU host where the offline bundle is unpacked (evals/gpu/README.md):
-#   bash scripts/gpu_e2e.sh STAGE...      stages: model base grpo ppo overhead table pack unpack
+#   bash evals/gpu/gpu_e2e.sh STAGE...      stages: model base grpo ppo overhead table pack unpack
 #                                         (default: model base grpo ppo overhead table)
 # Environment: W (work dir, default /root/e2e; stages share it), OUT (results, default $W/out),
 #   STEPS (RL steps, default 40), LR (RL learning rate, default 1e-4), PYTHON (default python3),
@@ -16,10 +16,10 @@
 #   again resumes from the last checkpoint),
 #   TRAIN_ONLY=1 (stop an RL stage after training; the next run of the stage skips to merge and evaluation).
 # Moving a run to another machine: stage pack writes the latest checkpoints to $OUT as PART_SIZE parts (15M); the
-#   new machine `PARTS="dir..." bash scripts/gpu_e2e.sh unpack` restores them (the parts may be spread over
+#   new machine `PARTS="dir..." bash evals/gpu/gpu_e2e.sh unpack` restores them (the parts may be spread over
 #   several folders, e.g. one per bundle call), and the RL stage resumes from there.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 W=${W:-/root/e2e}; OUT=${OUT:-$W/out}; STEPS=${STEPS:-40}; RL_LR=${LR:-1e-4}; PY=${PYTHON:-python3}
 unset LR   # LR is also one of the bare (GRAIL) names our launcher reads; pass it explicitly instead
 mkdir -p "$W" "$OUT"
