@@ -1,27 +1,44 @@
-"""Build one generation backend by name (``hf`` or ``vllm``) in this process.
+"""Generation backends by name: ``hf`` and ``vllm`` are registered here; `register_backend` adds others.
 
 Kept apart from `_backends` (the protocol and helpers every backend imports) so that no backend module
-imports its own factory; `_data_parallel` builds its replicas with it.
+imports its own factory; `_data_parallel` builds its replicas with `make_backend`. Each entry imports its
+module only when used, so ``--backend hf`` never imports vLLM.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from verifiers.errors import ConfigError
 from verifiers_train.evaluation._backends import Backend
 
-BACKENDS = ("hf", "vllm")
+
+def _hf(model: str, **options: Any) -> Backend:
+    from verifiers_train.evaluation._hf import HFBackend
+
+    return HFBackend(model, **options)
+
+
+def _vllm(model: str, **options: Any) -> Backend:
+    from verifiers_train.evaluation._vllm import VLLMBackend
+
+    return VLLMBackend(model, **options)
+
+
+# name -> factory(model, **options); the CLI's --backend choices are these keys
+BACKENDS: dict[str, Callable[..., Backend]] = {"hf": _hf, "vllm": _vllm}
+
+
+def register_backend(name: str, factory: Callable[..., Backend]) -> None:
+    """Make ``--backend NAME`` build ``factory(model, **options)`` (a class with the `Backend` methods works)."""
+    BACKENDS[name] = factory
 
 
 def make_backend(name: str, model: str, **options: Any) -> Backend:
-    """Build backend ``name`` (``hf`` or ``vllm``) for ``model``; ``options`` go to its constructor."""
-    if name == "hf":
-        from verifiers_train.evaluation._hf import HFBackend
-
-        return HFBackend(model, **options)
-    if name == "vllm":
-        from verifiers_train.evaluation._vllm import VLLMBackend
-
-        return VLLMBackend(model, **options)
-    raise ConfigError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    """Build backend ``name`` for ``model``; ``options`` go to its constructor."""
+    try:
+        factory = BACKENDS[name]
+    except KeyError:
+        raise ConfigError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}") from None
+    return factory(model, **options)

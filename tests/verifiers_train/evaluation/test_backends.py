@@ -201,3 +201,44 @@ def test_hub_names_pass_through_and_files_are_rejected(tmp_path: Path) -> None:
     f.write_bytes(b"x")
     with pytest.raises(ConfigError, match="is a file"):
         resolve_model(str(f))
+
+
+class _FixedAnswer:
+    """A backend plug-in that answers every prompt with the same text (plumbing only, no model)."""
+
+    name = "fixed"
+
+    def __init__(self, model: str, **options: Any) -> None:
+        from verifiers_train.evaluation._backends import load_tokenizer
+
+        self.tokenizer = load_tokenizer(model)
+
+    def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
+        from verifiers_train.evaluation._backends import render_chat
+
+        return render_chat(self.tokenizer, messages)
+
+    def generate(self, requests: Any, sampling: SamplingConfig) -> list[Any]:
+        from verifiers_train.evaluation._backends import Completion
+
+        return [Completion(r.problem_index, j, r.base_seed + j, "#### 7", 3, "stop")
+                for r in requests for j in r.sample_indices]
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_registered_backend_is_chosen_by_name(tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
+    from verifiers_train.evaluation._backend_factory import BACKENDS, register_backend
+
+    register_backend("fixed", _FixedAnswer)
+    try:
+        result = run_checkpoint(EvalConfig(model=str(tiny_model), dataset="arith", data=str(tiny_data), backend="fixed",
+                                           limit=5, out=str(tmp_path / "run"), progress=False, report=False))
+        samples = RunDir(result.run_dir).read_samples()
+        assert [s["response"] for s in samples] == ["#### 7"] * 5
+        assert {s["extracted"] for s in samples} == {"7"}
+    finally:
+        BACKENDS.pop("fixed")
+    with pytest.raises(ConfigError, match="unknown backend 'fixed'"):
+        make_backend("fixed", str(tiny_model))
