@@ -2,8 +2,8 @@
 
 Imports are read with ``ast`` from every module, function-level and ``TYPE_CHECKING`` imports included: a cycle
 held apart by a late import is still a cycle. A private name is one starting with ``_``; a module may use
-its own package's private *modules* (``from verifiers._score import Score``) but never another module's
-private *names* (``from x import _helper``, ``x._helper``).
+its own package's private *modules* (``from verifiers.rewards._score import Score``) but never another
+module's private *names* (``from x import _helper``, ``x._helper``).
 """
 
 from __future__ import annotations
@@ -137,3 +137,29 @@ def _private_uses(module: str) -> list[str]:
 def test_no_private_names_across_modules() -> None:
     bad = [b for m in sorted(MODULES) for b in _private_uses(m)]
     assert not bad, "private names used across modules:\n" + "\n".join(bad)
+
+
+# The core's stages, in order: a stage may import the ones before it, never a later one.
+STAGES = ("verifiers.answers", "verifiers.equivalence", "verifiers.rewards")
+
+
+def _stage(module: str) -> int | None:
+    return next((i for i, s in enumerate(STAGES) if module == s or module.startswith(s + ".")), None)
+
+
+def test_core_stages_import_only_earlier_stages() -> None:
+    bad = []
+    for m in sorted(MODULES):
+        mine = _stage(m)
+        if mine is None:
+            continue
+        for target, _, line in _imports(m):
+            theirs = _stage(target)
+            if theirs is not None and theirs > mine:
+                bad.append(f"{m}:{line} imports {target} (a later stage)")
+    assert not bad, "core stages import later ones:\n" + "\n".join(bad)
+
+
+def test_every_core_stage_exists() -> None:
+    # a renamed stage must not silently turn the check above into one that cannot fail
+    assert all(any(_stage(m) == i for m in MODULES) for i in range(len(STAGES)))

@@ -70,7 +70,7 @@ def main() -> int:
     if args.workload == "cas_bound":
         row["agree_with_label"] = sum((s == "correct") == (lab == "equal")
                                       for s, lab in zip(statuses, labels))
-    from verifiers._workers import pool
+    from verifiers.equivalence._cas_pool import pool
 
     if hasattr(pool(), "stats"):  # the pool before issue 13 had no counters
         stats = pool().stats()

@@ -127,7 +127,7 @@ def batch(data: Path, cas_rows: int) -> dict:
     starts helper threads for CAS-bound items only while the load average leaves CPUs free; a last row
     shows what the threads do when that check is skipped (so on a busy machine both are on record).
     """
-    import verifiers._batch as batch_module
+    import verifiers.rewards._batch as batch_module
     from verifiers import gsm8k, math
 
     work = workloads.datasets(data)
@@ -245,7 +245,7 @@ def pathological(threads: int, timeout: float) -> dict:
 def pool() -> dict:
     """Start-up costs of CAS workers: a fresh interpreter's imports, the template's warm start, a fork."""
     probe = ("import time; t = time.perf_counter(); import sympy; t1 = time.perf_counter(); "
-             "import latex2sympy2_extended; t2 = time.perf_counter(); from verifiers import _symbolic; "
+             "import latex2sympy2_extended; t2 = time.perf_counter(); from verifiers.equivalence import _cas; "
              "t3 = time.perf_counter(); print(t1 - t, t2 - t1, t3 - t2)")
     runs = []
     for _ in range(3):
@@ -256,7 +256,7 @@ def pool() -> dict:
         runs.append({"wall_s": round(wall, 3), "import_sympy_s": round(sympy_s, 3),
                      "import_latex2sympy2_extended_s": round(l2s_s, 3), "import_rest_s": round(rest_s, 3)})
     out: dict = {"fresh_interpreter": runs}
-    from verifiers._workers import WorkerPool
+    from verifiers.equivalence._cas_pool import WorkerPool
 
     try:
         p = WorkerPool(size=1, max_size=1)

@@ -6,9 +6,9 @@ Scorers live in submodules, imported on demand so ``import verifiers`` stays lig
     s = gsm8k.score("... #### 18", "18")
 """
 
-from verifiers._rewards import Tags
-from verifiers._score import STATUSES, Score, Status
+from verifiers.answers._tags import Tags
 from verifiers.errors import ConfigError, DataError, SandboxError, VerifiersError
+from verifiers.rewards._score import STATUSES, Score, Status
 
 __all__ = [
     "STATUSES",

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from verifiers._extract import boxes
+from verifiers.answers._extract import boxes
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from verifiers import tasks
-from verifiers._score import STATUSES, Score
 from verifiers.cli_common import (
     DefaultsFormatter,
     add_common,
@@ -38,6 +37,7 @@ from verifiers.cli_common import (
     run_command,
 )
 from verifiers.errors import ConfigError, DataError
+from verifiers.rewards._score import STATUSES, Score
 from verifiers.tasks import Reference, Scorer, TestsReference
 
 _CHUNK = 512

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from verifiers._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig
-from verifiers._extract import (
+from verifiers.answers._extract import (
     FALLBACK_MARKERS,
     HEDGE_GAP,
     Extraction,
@@ -30,11 +29,11 @@ from verifiers._extract import (
     grader_note,
     may_have_debris,
 )
-from verifiers._format_parts import format_parts
-from verifiers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number
-from verifiers._qualifiers import SCALE_WORDS
-from verifiers._rewards import combine
-from verifiers._score import Score
+from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number
+from verifiers.answers._qualifiers import SCALE_WORDS
+from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
+from verifiers.rewards._format_parts import format_parts
+from verifiers.rewards._score import Score
 
 __all__ = ["Config", "equivalent", "score", "score_batch"]
 
@@ -47,14 +46,14 @@ class Config(ScorerConfig):
 
     Attributes:
         markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
-            ``final_answer``, ``last_number``; see ``verifiers._extract``).
+            ``final_answer``, ``last_number``; see ``verifiers.answers._extract``).
         mode: ``"flexible"`` (default) also falls back to the last number and accepts unit words
             (``18 dollars``); ``"strict"`` needs an explicit marker around a bare number.
         rel_tol: relative tolerance for comparing numbers; 0 (default) means exact.
         timeout: seconds one verdict may take (only ``score_batch`` workers can ever approach it).
         max_chars: responses longer than this are cut to their last ``max_chars`` characters.
-        preset: reward weights: ``"accuracy"`` (default), ``"book"`` or ``"grail"`` (see ``verifiers._config``).
-        weights: explicit ``{part: weight}`` overriding the preset.
+        preset: reward weights: ``"accuracy"`` (default), ``"book"`` or ``"grail"`` (see
+        ``verifiers.rewards._config``). weights: explicit ``{part: weight}`` overriding the preset.
         tags: thinking/answer tags for the ``answer_tag`` marker and the format parts.
     """
 
@@ -145,8 +144,8 @@ def _fast_path(response: str, gold: str) -> Score | None:
 
 
 def _may_address_grader(t: str) -> bool:
-    """Whether ``t`` contains one of ``verifiers._extract.NOTE_STEMS`` (unrolled for the hot path): ``False``
-    means it certainly holds no note to the grader."""
+    """Whether ``t`` contains one of ``verifiers.answers._extract.NOTE_STEMS`` (unrolled for the hot path):
+    ``False`` means it certainly holds no note to the grader."""
     t = t.lower()
     return ("grad" in t or "answer" in t or "solution" in t or "judge" in t or "verif" in t or "evaluat" in t
             or "credit" in t or "mark" in t or "instruct" in t)
@@ -269,6 +268,6 @@ def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int 
     Raises:
         ConfigError: ``responses`` and ``golds`` differ in length.
     """
-    from verifiers._batch import run_batch
+    from verifiers.rewards._batch import run_batch
 
     return run_batch("gsm8k", score, responses, golds, workers=workers, config=config)

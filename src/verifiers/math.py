@@ -7,14 +7,14 @@ Example:
     >>> math.equivalent("0.\\\\overline{3}", "\\\\frac{1}{3}")
     True
 
-The final answer is found (``verifiers._extract``), normalized the same way as the gold
-(``verifiers._normalize``), parsed into a typed answer (``verifiers._answer``: numbers, expressions, tuples,
-sets, intervals, relations, equations, matrices, ``\\pm``, text) and compared kind by kind
-(``verifiers._equivalence``). Expressions are compared in-process by exact arithmetic or by evaluating both sides
-at random points (``verifiers._evaluate``); only what that cannot settle goes to sympy, in worker processes with
-a hard deadline (``Config.timeout``, default 1 s, which covers the whole verdict, waiting for a worker
-included; see ``verifiers._workers``). The worker pool starts in the background when this module is
-imported; ``warm_up()`` waits until it is ready. Where this differs from
+The final answer is found (``verifiers.answers._extract``), normalized the same way as the gold
+(``verifiers.answers._normalize``), parsed into a typed answer (``verifiers.answers._typed``: numbers,
+expressions, tuples, sets, intervals, relations, equations, matrices, ``\\pm``, text) and compared kind by
+kind (``verifiers.equivalence._compare``). Expressions are compared in-process by exact arithmetic or by
+evaluating both sides at random points (``verifiers.equivalence._expr_eval``); only what that cannot settle
+goes to sympy, in worker processes with a hard deadline (``Config.timeout``, default 1 s, which covers the
+whole verdict, waiting for a worker included; see ``verifiers.equivalence._cas_pool``). The worker pool starts
+in the background when this module is imported; ``warm_up()`` waits until it is ready. Where this differs from
 Math-Verify on purpose: ``evals/accuracy/README.md``.
 
 Inside this package, ``import math`` still means the standard library (absolute imports); this module is
@@ -29,11 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from verifiers._answer import Answer, Coll, Eq, Expr, parse_answer
-from verifiers._config import DEFAULT_TIMEOUT, PRESETS, ScorerConfig
-from verifiers._equivalence import SymbolicUnavailable, compare, compare_answers
-from verifiers._evaluate import Inexact, TooLarge, Undefined, constant_value, reset_budget, value_key
-from verifiers._extract import (
+from verifiers.answers._extract import (
     FALLBACK_MARKERS,
     answer_in_statement,
     boxes,
@@ -41,13 +37,23 @@ from verifiers._extract import (
     find_answer,
     grader_note,
 )
-from verifiers._format_parts import format_parts
-from verifiers._latex_expr import free_symbols
-from verifiers._normalize import MAX_ANSWER_CHARS, normalize
-from verifiers._numbers import parse_number
-from verifiers._rewards import combine
-from verifiers._score import Score
-from verifiers._workers import pool
+from verifiers.answers._latex_expr import free_symbols
+from verifiers.answers._normalize import MAX_ANSWER_CHARS, normalize
+from verifiers.answers._numbers import parse_number
+from verifiers.answers._typed import Answer, Coll, Eq, Expr, parse_answer
+from verifiers.equivalence._cas_pool import pool
+from verifiers.equivalence._compare import SymbolicUnavailable, compare, compare_answers
+from verifiers.equivalence._expr_eval import (
+    Inexact,
+    TooLarge,
+    Undefined,
+    constant_value,
+    reset_budget,
+    value_key,
+)
+from verifiers.rewards._config import DEFAULT_TIMEOUT, PRESETS, ScorerConfig, combine
+from verifiers.rewards._format_parts import format_parts
+from verifiers.rewards._score import Score
 
 __all__ = ["Config", "equivalent", "score", "score_batch", "warm_up"]
 
@@ -58,14 +64,14 @@ class Config(ScorerConfig):
 
     Attributes:
         markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
-            ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers._extract``).
+            ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers.answers._extract``).
         mode: ``"flexible"`` (default) may fall back to the last expression; ``"strict"`` needs an explicit marker.
         rel_tol: relative tolerance when a value is irrational (``\\sqrt{2}`` vs ``1.41421356237``);
             rationals are always compared exactly, so ``2^{-70}`` and ``2^{-71}`` differ.
         timeout: seconds the symbolic (sympy) step of one verdict may take; ``status="timeout"`` after.
         max_chars: responses longer than this are cut to their last ``max_chars`` characters.
-        preset: reward weights: ``"accuracy"`` (default), ``"book"`` or ``"grail"`` (see ``verifiers._config``).
-        weights: explicit ``{part: weight}`` overriding the preset.
+        preset: reward weights: ``"accuracy"`` (default), ``"book"`` or ``"grail"`` (see
+        ``verifiers.rewards._config``). weights: explicit ``{part: weight}`` overriding the preset.
         tags: thinking/answer tags for the ``answer_tag`` marker and the format parts.
     """
 
@@ -321,6 +327,6 @@ def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int 
     Raises:
         ConfigError: ``responses`` and ``golds`` differ in length, or ``workers < 1``.
     """
-    from verifiers._batch import run_batch
+    from verifiers.rewards._batch import run_batch
 
     return run_batch("math", score, responses, golds, workers=workers, config=config)

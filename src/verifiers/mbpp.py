@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from verifiers._config import BaseConfig
 from verifiers._problem import CodeTests
-from verifiers._rewards import block, combine, has_block
-from verifiers._score import Score, Status
+from verifiers.answers._tags import block, has_block
 from verifiers.errors import ConfigError, SandboxError
+from verifiers.rewards._config import BaseConfig, combine
+from verifiers.rewards._score import Score, Status
 from verifiers.sandbox._setup import parse_python
 
 if TYPE_CHECKING:

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from verifiers._config import BaseConfig
 from verifiers._problem import CodeTests, Problem, gsm8k_final_answer, last_boxed
-from verifiers._score import Score
 from verifiers.errors import ConfigError, DataError
+from verifiers.rewards._config import BaseConfig
+from verifiers.rewards._score import Score
 
 __all__ = ["ANSWER", "TESTS", "CodeTests", "Reference", "ReferenceCodec", "Scorer", "TaskSpec", "TestsReference",
            "answer_row", "for_data_source", "get", "math_row", "mbpp_row", "names", "register"]

@@ -28,10 +28,10 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from verifiers import Tags
 from verifiers import tasks as registry
-from verifiers._config import BaseConfig
-from verifiers._rewards import Tags
 from verifiers.errors import ConfigError
+from verifiers.rewards._config import BaseConfig
 from verifiers.tasks import Scorer
 
 __all__ = ["CORE_KEYS", "TAG_PRESETS", "UnknownDataSource", "check_reward_kwargs", "compute_score", "config_for", "freeze",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import verifiers._batch as batch
+import verifiers.rewards._batch as batch
 from verifiers import ConfigError, Score, gsm8k, math
-from verifiers._workers import pool
+from verifiers.equivalence._cas_pool import pool
 
 GSM = (["9 * 2 = 18\n#### 18", "#### 17", "The answer is 1,000.", "no number"] * 40,
        ["18", "18", "1000", "3"] * 40)

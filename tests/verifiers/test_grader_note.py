@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifiers import gsm8k, math
-from verifiers._extract import grader_note
+from verifiers.answers._extract import grader_note
 
 PROPS = settings.get_profile("scorer-props")
 

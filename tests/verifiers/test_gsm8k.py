@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from verifiers import ConfigError, Score, gsm8k
-from verifiers._rewards import Tags
+from verifiers import ConfigError, Score, Tags, gsm8k
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
 

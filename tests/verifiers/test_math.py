@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from verifiers import ConfigError, math
-from verifiers._workers import pool
+from verifiers.equivalence._cas_pool import pool
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
 
@@ -162,7 +162,7 @@ def test_math_test_golds_self_verify(data_dir) -> None:
 def test_broken_workers_are_reported_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from verifiers._workers import WorkerPool
+    from verifiers.equivalence._cas_pool import WorkerPool
 
     monkeypatch.setattr(sys, "executable", "/bin/false")  # every worker exits at once
     broken = WorkerPool(size=1)

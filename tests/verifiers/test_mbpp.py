@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifiers import mbpp
-from verifiers._rewards import Tags
+from verifiers import Tags, mbpp
 from verifiers.errors import ConfigError
 from verifiers.sandbox import CodePool
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from verifiers import gsm8k, math
-from verifiers._normalize import normalize
-from verifiers._numbers import format_number, parse_number
+from verifiers.answers._normalize import normalize
+from verifiers.answers._numbers import format_number, parse_number
 
 FORMATS = [
     "{:,}", "${:,}", "{}.", "{}.00", "**{}**", "\\boxed{{{}}}", "$\\boxed{{{:,}}}$", "{} dollars", "#### {}",

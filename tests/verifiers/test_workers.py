@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-import verifiers._workers as workers
-from verifiers._workers import WorkerPool, pool
+import verifiers.equivalence._cas_pool as workers
+from verifiers.equivalence._cas_pool import WorkerPool, pool
 
 SLACK = 0.2  # the README's promise
 HANG = ("(x+1)^{100000}", "(x+2)^{100000}", 1e-9)  # a CAS job that runs for minutes
@@ -67,7 +67,7 @@ def _gone(pid: int) -> bool:
 
 
 def test_cold_call_in_a_fresh_process_honours_its_deadline() -> None:
-    code = ("import json, time; from verifiers._workers import pool; t = time.monotonic(); "
+    code = ("import json, time; from verifiers.equivalence._cas_pool import pool; t = time.monotonic(); "
             "s, _ = pool().call('equal', ('x^2-1', '(x-1)(x+1)', 1e-9), 0.2); "
             "took = time.monotonic() - t; ok = pool().warm_up(); print(json.dumps([s, took, ok]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
@@ -229,7 +229,7 @@ def test_works_after_os_fork_in_both_processes() -> None:
 
 
 def test_workers_die_with_their_caller() -> None:
-    code = ("import time; from verifiers._workers import pool; p = pool(); assert p.warm_up(); "
+    code = ("import time; from verifiers.equivalence._cas_pool import pool; p = pool(); assert p.warm_up(); "
             "print(int(p.stats()['template_pid']), flush=True); time.sleep(600)")
     caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:

@@ -20,6 +20,7 @@ process of the sandbox is charged. An out-of-memory kill is read back from the g
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -84,10 +85,8 @@ class SandboxCgroup:
     def remove(self) -> None:
         """Delete the group(s) (their processes must be gone)."""
         for d in self.dirs:
-            try:
+            with contextlib.suppress(OSError):
                 d.rmdir()
-            except OSError:
-                pass
 
 
 class Cgroups:
@@ -135,20 +134,16 @@ class Cgroups:
                     _write(cpu / "cpu.cfs_quota_us", str(int(limits.cpus * CPU_PERIOD_US)))
         except OSError as exc:
             for d in made:
-                try:
+                with contextlib.suppress(OSError):
                     d.rmdir()
-                except OSError:
-                    pass
             raise SandboxError(f"could not create a sandbox cgroup ({self.describe()}): {exc}") from None
         return SandboxCgroup(self.version, tuple(made))
 
     def close(self) -> None:
         """Remove this pool's parent group(s) (after every sandbox group)."""
         for b in self.bases:
-            try:
+            with contextlib.suppress(OSError):
                 b.rmdir()
-            except OSError:
-                pass
 
 
 def _own_paths(proc_cgroup: str = "/proc/self/cgroup") -> dict[str, str]:
@@ -181,14 +176,10 @@ def _reap_stale(parent: Path) -> None:
         if m and d.is_dir() and not Path(f"/proc/{m.group(1)}").exists():
             for child in d.iterdir():
                 if child.is_dir():
-                    try:
+                    with contextlib.suppress(OSError):
                         child.rmdir()
-                    except OSError:
-                        pass
-            try:
+            with contextlib.suppress(OSError):
                 d.rmdir()
-            except OSError:
-                pass
 
 
 def _v2_at(base: Path) -> Cgroups:

@@ -1556,11 +1556,6 @@ class _Evaluator:
             raise LeafError(clause[1])
 
 
-def evaluate(tree: Node, values: dict[int, Any], errors: dict[int, str]) -> Any:
-    """Evaluate a plan tree over decoded leaf values (raises `LeafError` for a failed or missing leaf)."""
-    return _Evaluator(values, errors, JudgeBudget()).ev(tree, {})
-
-
 def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tuple[bool, str]:
     """Decide one test in the parent: ``(passed, detail)``; any exception is a failed test, never a pass.
 

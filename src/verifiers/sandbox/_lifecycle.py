@@ -11,6 +11,7 @@ lives as long as the pool and is stopped only after every sandbox it started was
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import queue
 import threading
@@ -84,7 +85,5 @@ class Lifecycle:
             except Exception as exc:  # noqa: BLE001  (the dispatcher must hear of every request)
                 result = SandboxError(f"could not start a sandbox: {exc!r}")
             self._started.append(result)
-            try:
+            with contextlib.suppress(OSError):  # the pool is closing: `stop` collects it
                 os.write(self._wake_fd, b"x")
-            except OSError:  # the pool is closing: `stop` collects it
-                pass

@@ -15,6 +15,7 @@ holds up the dispatcher.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import mmap
 import os
@@ -326,10 +327,8 @@ class LocalPool:
         self._release_spec()
 
     def _wake(self) -> None:
-        try:
+        with contextlib.suppress(BlockingIOError):  # full: the dispatcher has wake-ups pending already
             os.write(self._wake_w, b"x")
-        except BlockingIOError:  # full: the dispatcher has wake-ups pending already
-            pass
 
     def _stop_lifecycle(self) -> None:
         if self._life is not None:
@@ -480,10 +479,8 @@ class LocalPool:
             for key, ev in self._sel.select(timeout=max(0.0, min(wake - time.monotonic(), 1.0))):
                 obj = key.data
                 if obj is None:
-                    try:
+                    with contextlib.suppress(BlockingIOError):
                         os.read(self._wake_r, 4096)
-                    except BlockingIOError:
-                        pass
                 elif isinstance(obj, Sandbox):
                     if obj not in self._sandboxes:
                         continue

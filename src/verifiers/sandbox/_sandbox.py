@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import _socket
 import collections
+import contextlib
 import json
 import os
 import select
@@ -332,27 +333,19 @@ class Sandbox:
     # -------------------------------------------------------------------------------------- teardown
     def close(self) -> None:
         """Graceful stop: the zygote exits on EOF once idle; then everything is released."""
-        try:
+        with contextlib.suppress(OSError):
             self.ctl.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            pass
         self.kill()
 
     def kill(self) -> None:
         """Kill the sandbox (bubblewrap's monitor; the sandbox dies with it) and release everything."""
         for target in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), self.proc.kill):
-            try:
+            with contextlib.suppress(OSError):
                 target()
-            except OSError:
-                pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
         self.ctl.close()
         self.outbox.clear()  # the fds in it belong to jobs, which close them
         if self.cgroup is not None:
@@ -385,10 +378,8 @@ def _wait_empty(cgroup: SandboxCgroup, timeout: float = 2.0) -> None:
 
 
 def _unlink(path: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
 
 
 def start_error(stderr_path: str, isolation: str) -> str:

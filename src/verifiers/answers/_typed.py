@@ -2,8 +2,8 @@
 
 Kinds (frozen dataclasses):
 
-- `Expr`: one expression (number, ``2\\sqrt{3}``, ``x^2+1``, ``\\infty``); ``tree`` is its `verifiers._latex_expr`
-  tree, or ``None`` when only the CAS can read it;
+- `Expr`: one expression (number, ``2\\sqrt{3}``, ``x^2+1``, ``\\infty``); ``tree`` is its
+  `verifiers.answers._latex_expr` tree, or ``None`` when only the CAS can read it;
 - `Seq`: an ordered bracketed list: tuple, vector, point, or interval (``(1,2]``); brackets are kept;
 - `Coll`: an unordered collection: ``\\{1, 2\\}``, a bare list ``1, 2`` or ``1; 2``, ``a \\pm b`` expanded, several boxes;
 - `Union`: intervals joined by ``\\cup``;
@@ -12,7 +12,8 @@ Kinds (frozen dataclasses):
   first side only names the value;
 - `Matrix`, `Ratio` (``11:21``, ``4:30``), `Text` (words and names), `Empty` (the empty set).
 
-`verifiers._equivalence` compares two answers kind by kind. Parsing is linear in the text (bounded splits).
+`verifiers.equivalence._compare` compares two answers kind by kind. Parsing is linear in the text (bounded
+splits).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import functools
 import re
 from dataclasses import dataclass
 
-from verifiers._latex_expr import FUNCTIONS, GREEK, Node, Unsupported, free_symbols, parse_expr
-from verifiers._normalize import is_text_answer, split_top
-from verifiers._numbers import parse_number
+from verifiers.answers._latex_expr import FUNCTIONS, GREEK, Node, Unsupported, free_symbols, parse_expr
+from verifiers.answers._normalize import is_text_answer, split_top
+from verifiers.answers._numbers import parse_number
 
 MAX_ITEMS = 64  # elements in one list/tuple/matrix
 

@@ -3,7 +3,8 @@
 The rewrites only drop what never changes the value (``$``, ``\\left``, spacing, ``\\displaystyle``,
 ``\\dfrac``, degree signs, percent signs and words, trailing units in ``\\text{}``) and spell Unicode math as
 LaTeX (``√2`` -> ``\\sqrt{2}``, ``π`` -> ``\\pi``, ``≤`` -> ``\\le``). Labels such as ``x =`` are kept: the answer
-parser (``verifiers._answer``) reads them. Gold and response go through the same steps. Every step is linear.
+parser (``verifiers.answers._typed``) reads them. Gold and response go through the same steps. Every step is
+linear.
 
 Example:
     >>> normalize("$\\\\dfrac{1}{2}$.")
@@ -15,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-from verifiers._qualifiers import SCALE_WORDS
+from verifiers.answers._qualifiers import SCALE_WORDS
 
 MAX_ANSWER_CHARS = 2_000
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from verifiers._extract import FALLBACK_MARKERS, Extraction
-from verifiers._rewards import Tags, block, has_block
+from verifiers.answers._extract import FALLBACK_MARKERS, Extraction
+from verifiers.answers._tags import Tags, block, has_block
 
 MINIMAL_TRAILING = 50
 _BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -1,6 +1,7 @@
 """Parse one normalized LaTeX expression (no commas, relations or brackets of sets) into a small tree.
 
-The tree is what `verifiers._evaluate` computes with: exactly with rationals where it can, else with
+The tree is what `verifiers.equivalence._expr_eval` computes with: exactly with rationals where it can, else
+with
 high-precision floats, at random points when the expression has variables. Nodes are tuples:
 
     ("num", Fraction, is_decimal)   ("sym", name)   ("const", "pi" | "e" | "i" | "inf")
@@ -11,7 +12,7 @@ high-precision floats, at random points when the expression has variables. Nodes
 products (``2\\sqrt{3}x``), ``\\frac``, ``\\sqrt[n]``, powers (``x^2``, ``2^{-3}``, ``\\sin^2 x``), functions with or
 without parentheses (``\\sin 2x``, ``\\log_2 8``, ``\\ln(x)``), ``|x|``, ``n!``, ``\\binom{n}{k}``, mixed numbers
 (``3\\frac{1}{4}`` is 13/4, as graders read it). Anything else raises `Unsupported`, and the caller hands the
-comparison to the CAS (``verifiers._symbolic``), whose parser covers far more LaTeX.
+comparison to the CAS (``verifiers.equivalence._cas``), whose parser covers far more LaTeX.
 
 Budgets keep hostile input cheap: at most ``MAX_TOKENS`` tokens and ``MAX_DEPTH`` levels of nesting.
 """

@@ -1,7 +1,7 @@
-"""Symbolic equivalence with sympy. Runs only inside worker processes (``verifiers._workers``).
+"""Symbolic equivalence with sympy. Runs only inside worker processes (``verifiers.equivalence._cas_pool``).
 
-This is the fallback behind the in-process comparison (``verifiers._evaluate``): it sees only answers the
-in-process parser cannot read (``\\sum``, ``\\int``, matrix arithmetic, ``\\begin{cases}``...) and
+This is the fallback behind the in-process comparison (``verifiers.equivalence._expr_eval``): it sees only
+answers the in-process parser cannot read (``\\sum``, ``\\int``, matrix arithmetic, ``\\begin{cases}``...) and
 expressions that agree numerically but are not rational functions (to confirm equality). Parsing uses
 ``latex2sympy2_extended`` (Math-Verify's LaTeX parser) because it covers far more LaTeX than the in-process
 parser, which is kept small on purpose (bounded, no sympy import); sympy's own LaTeX parser is the fallback.

@@ -1,11 +1,7 @@
-"""Reward arithmetic and format checks shared by every scorer (GSM8K, MATH, MBPP).
-
-A reward is a weighted sum of parts in [0, 1]; a weight of 0 means "logged, not optimized".
-"""
+"""The thinking/answer tags of a response format, and finding the blocks they delimit (GSM8K, MATH, MBPP)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -17,11 +13,6 @@ class Tags:
     thinking_end: str = "<end_working_out>"
     answer_start: str = "<SOLUTION>"
     answer_end: str = "</SOLUTION>"
-
-
-def combine(parts: Mapping[str, float], weights: Mapping[str, float]) -> float:
-    """Weighted sum of ``parts`` over the names in ``weights`` (a missing part counts 0)."""
-    return float(sum(w * float(parts.get(name, 0.0)) for name, w in weights.items()))
 
 
 def block(text: str, start: str, end: str) -> tuple[int, int] | None:

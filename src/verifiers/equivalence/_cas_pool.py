@@ -10,14 +10,15 @@ earliest deadline served first) until a worker is handed to them or their deadli
 
 One background thread per pool does all process management:
 
-- it starts a *template* (``python -m verifiers._symbolic_worker``: an exec, so the caller's ``__main__`` is
-  never re-imported, and it works from daemonic processes and Ray workers), which imports sympy once (about
-  a second) and then forks warm workers on request in milliseconds (``verifiers._symbolic_worker``);
+- it starts a *template* (``python -m verifiers.equivalence._cas_worker``: an exec, so the caller's
+  ``__main__`` is never re-imported, and it works from daemonic processes and Ray workers), which imports
+  sympy once (about a second) and then forks warm workers on request in milliseconds
+  (``verifiers.equivalence._cas_worker``);
 - it keeps ``size`` workers (default: the CPUs this process may use, at most ``FLOOR_MAX``) and ``SPARE``
   idle ones beyond the callers' demand, forks more while callers are waiting (up to ``max_size``),
   replaces killed workers, and retires extra workers idle for ``IDLE_RETIRE_S``;
-- the process-wide pool starts this thread when ``verifiers._workers`` is imported, so the template warms up
-  while the caller loads its data; a forked child gets a fresh, cold pool on its first call.
+- the process-wide pool starts this thread when ``verifiers.equivalence._cas_pool`` is imported, so the
+  template warms up while the caller loads its data; a forked child gets a fresh, cold pool on its first call.
 
 Workers die with the caller (parent-death signals chained through the template) and at exit.
 """
@@ -25,6 +26,7 @@ Workers die with the caller (parent-death signals chained through the template) 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import heapq
 import itertools
 import json
@@ -39,7 +41,7 @@ import time
 import weakref
 from typing import Any
 
-from verifiers._symbolic_worker import FORK, PID, READY
+from verifiers.equivalence._cas_worker import FORK, PID, READY
 
 STARTUP_TIMEOUT = 60.0  # seconds the template may take to import sympy before it counts as broken
 FORK_TIMEOUT = 10.0  # seconds the template may take to answer one fork request
@@ -134,15 +136,11 @@ class _Worker:
     def forget(self) -> None:
         """Close this process's handles, no signal (a forked child must not kill its parent's workers)."""
         if self.pidfd is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(self.pidfd)
-            except OSError:
-                pass
             self.pidfd = None
-        try:
+        with contextlib.suppress(OSError):
             self.sock.close()
-        except OSError:
-            pass
 
 
 class ForkRefused(RuntimeError):
@@ -163,7 +161,7 @@ class _Template:
             self.proc = subprocess.Popen(
                 # -P: the caller's working directory is not put on the path (a local sympy.py or
                 # json.py there must not shadow the real one); its sys.path comes in PYTHONPATH.
-                [sys.executable, "-P", "-m", "verifiers._symbolic_worker"], stdin=theirs,
+                [sys.executable, "-P", "-m", "verifiers.equivalence._cas_worker"], stdin=theirs,
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, close_fds=True,
                 start_new_session=True)
         finally:
@@ -217,15 +215,11 @@ class _Template:
         return self.proc.poll() is None
 
     def kill(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.proc.kill()  # its workers follow (parent-death signal)
-        except OSError:
-            pass
         self.forget()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # pragma: no cover - SIGKILL is not ignorable
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
-            pass
 
     def forget(self) -> None:
         for stream in (self.control, self.proc.stderr):
@@ -250,7 +244,7 @@ class _Waiter:
 
 
 class WorkerPool:
-    """Worker processes that run ``verifiers._symbolic`` functions under a deadline, from any thread.
+    """Worker processes that run ``verifiers.equivalence._cas`` functions under a deadline, from any thread.
 
     Args:
         size: workers kept warm (default: the usable CPUs, at most ``FLOOR_MAX``).
@@ -300,7 +294,7 @@ class WorkerPool:
     # ----- public API -----
 
     def call(self, name: str, args: tuple[Any, ...], timeout: float) -> tuple[str, Any]:
-        """Run ``verifiers._symbolic.<name>(*args)`` in a worker, returning within ``timeout`` seconds.
+        """Run ``verifiers.equivalence._cas.<name>(*args)`` in a worker, returning within ``timeout`` seconds.
 
         Returns:
             ``("ok", result)``; ``("timeout", reason)`` when no worker was free in time or the job overran
@@ -363,14 +357,6 @@ class WorkerPool:
             return False
         self._release(got)
         return True
-
-    def resize(self, size: int) -> None:
-        """Keep at least ``size`` workers warm (the pool still grows under load and never shrinks below)."""
-        with self._cond:
-            if size > self._floor:
-                self._floor = size
-                self._cap = max(self._cap, size)
-                self._cond.notify()
 
     def stats(self) -> dict[str, float]:
         """Counters: workers now (live, idle, waiting callers), the template's pid, starts and start-up
@@ -459,11 +445,15 @@ class WorkerPool:
         with self._cond:
             if self._template is not template:
                 return
-            for w in self._idle:
-                w.forget()
-            self._live -= len(self._idle)
-            self._idle.clear()
+            self._drop_idle()
             self._cond.notify()
+
+    def _drop_idle(self) -> None:
+        """Forget every idle worker (lock held): their template died, and they with it."""
+        for w in self._idle:
+            w.forget()
+        self._live -= len(self._idle)
+        self._idle.clear()
 
     def _hand_over(self, worker: _Worker) -> None:
         """Give a free worker to the waiting caller with the earliest deadline, else park it (lock held)."""
@@ -531,10 +521,7 @@ class WorkerPool:
             if self._template is not None:  # it died, and its workers with it
                 self._template.forget()
                 self._template = None
-                for w in self._idle:
-                    w.forget()
-                self._live -= len(self._idle)
-                self._idle.clear()
+                self._drop_idle()
             self._state = "starting"
             return self._start_template
         if self._state != "ready":

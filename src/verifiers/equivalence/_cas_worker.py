@@ -1,17 +1,17 @@
 """Symbolic worker processes: a warm template that forks workers on request, and the workers' request loop.
 
-Started by ``verifiers._workers`` as ``python -m verifiers._symbolic_worker`` with one end of a Unix socket
-pair as its stdin (the control channel); not meant to be run by hand. The template imports sympy and
-Math-Verify's LaTeX parser once, runs a few checks so that sympy's lazy imports are done, then answers each
-``FORK`` byte with a new worker: a ``fork()`` of this warm process, ready in milliseconds where a fresh
-interpreter needs about a second. The worker's end of a new socket pair goes back to the caller over the
+Started by ``verifiers.equivalence._cas_pool`` as ``python -m verifiers.equivalence._cas_worker`` with one end
+of a Unix socket pair as its stdin (the control channel); not meant to be run by hand. The template imports
+sympy and Math-Verify's LaTeX parser once, runs a few checks so that sympy's lazy imports are done, then
+answers each ``FORK`` byte with a new worker: a ``fork()`` of this warm process, ready in milliseconds where a
+fresh interpreter needs about a second. The worker's end of a new socket pair goes back to the caller over the
 control channel (``SCM_RIGHTS``), with the worker's pid.
 
-A worker serves JSON lines ``[name, args]`` -> ``[status, result]`` (``verifiers._symbolic.<name>(*args)``)
-until its socket closes. It caps its own address space, so a CAS blow-up ends in ``MemoryError`` there,
-never in the caller. Lifetimes chain: a worker gets SIGKILL when the template dies, the template when the
-caller's pool thread (so the caller) dies, and the template kills its workers when the control channel
-closes.
+A worker serves JSON lines ``[name, args]`` -> ``[status, result]``
+(``verifiers.equivalence._cas.<name>(*args)``) until its socket closes. It caps its own address space, so a
+CAS blow-up ends in ``MemoryError`` there, never in the caller. Lifetimes chain: a worker gets SIGKILL when
+the template dies, the template when the caller's pool thread (so the caller) dies, and the template kills its
+workers when the control channel closes.
 """
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ def main() -> None:
     _die_with_parent(int(os.environ.get("VERIFIERS_CALLER_PID", "0") or 0))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's; it ends us by closing the channel
     sys.setrecursionlimit(10_000)
-    from verifiers import _symbolic
+    from verifiers.equivalence import _cas
 
     # sympy imports much of itself lazily on first use (the first simplify alone loads sympy.physics):
     # pay that here, once, so that no worker spends its first deadline importing. Only the first families
     # before saying "ready"; the others while no fork is asked for, so a cold caller waits less.
     for gold, answer in WARM_UP[:WARM_BEFORE_READY]:
-        _check(_symbolic, gold, answer)
+        _check(_cas, gold, answer)
     gc.collect()
     gc.freeze()  # workers' collections then skip (and so never copy) the template's objects
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps workers; none is ever a zombie
@@ -61,7 +61,7 @@ def main() -> None:
     control.sendall(READY)
     memory = int(os.environ.get("VERIFIERS_WORKER_MEMORY", "0") or 0)
     try:
-        _fork_on_request(control, _symbolic, list(WARM_UP[WARM_BEFORE_READY:]), memory)
+        _fork_on_request(control, _cas, list(WARM_UP[WARM_BEFORE_READY:]), memory)
     finally:
         if os.getpgrp() == os.getpid():  # our own session (as the pool starts us): take every worker with us
             os.killpg(os.getpid(), signal.SIGKILL)
@@ -131,13 +131,13 @@ def _serve(sock: socket.socket, template: int, memory: int) -> None:
         except (ImportError, ValueError, OSError):  # not Linux, or not allowed: the deadline still holds
             pass
     random.seed()  # siblings forked from one template would otherwise share one random stream
-    from verifiers import _symbolic
+    from verifiers.equivalence import _cas
 
     reader = sock.makefile("rb")
     for line in reader:
         try:
             name, args = json.loads(line)
-            reply = ["ok", getattr(_symbolic, name)(*args)]
+            reply = ["ok", getattr(_cas, name)(*args)]
         except BaseException as e:  # noqa: BLE001 - report every failure; the worker lives on
             reply = ["error", f"{type(e).__name__}: {e}"[:500]]
         try:

@@ -5,11 +5,11 @@ the items in order and keeps measuring where the time goes:
 
 - **in this thread** (the start, and whenever nothing below applies): exactly a loop over ``score``;
 - **threads** (MATH) while a noticeable share of the time goes to waiting for the CAS worker processes
-  (``verifiers._workers``) and CPUs are free for them: while one thread waits for sympy, the others keep
-  parsing and comparing, and the CAS pool runs their checks in parallel. Helper threads take the next item
-  as soon as they are free (no batch-wide barriers), and stop once the CAS share drops (pure in-process
-  work is GIL-bound) or the CPUs fill up with other work (then parallel CAS checks only slow each other
-  down, and overrun deadlines a loop would have met);
+  (``verifiers.equivalence._cas_pool``) and CPUs are free for them: while one thread waits for sympy, the
+  others keep parsing and comparing, and the CAS pool runs their checks in parallel. Helper threads take the
+  next item as soon as they are free (no batch-wide barriers), and stop once the CAS share drops (pure
+  in-process work is GIL-bound) or the CPUs fill up with other work (then parallel CAS checks only slow each
+  other down, and overrun deadlines a loop would have met);
 - **processes** (GSM8K, only when ``workers > 1`` is asked for) when one item costs far more CPU than
   shipping it to another process does; at a few microseconds an item (GSM8K's usual cost) pickling alone
   costs more than scoring, so that batch stays in this thread. MATH never uses processes: each would need
@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from verifiers._score import Score
 from verifiers.errors import ConfigError
+from verifiers.rewards._score import Score
 
 CAS_SHARE = 0.2  # helper threads start when at least this share of the time waits for the CAS
 CAS_SHARE_STOP = 0.1  # ... and stop below this share
@@ -52,13 +52,13 @@ def cas_clock(task: str) -> Callable[[], float]:
     """A clock of the seconds this process's callers have spent in CAS calls (0 for tasks without a CAS)."""
     if task != "math":
         return lambda: 0.0
-    from verifiers._workers import pool
+    from verifiers.equivalence._cas_pool import pool
 
     return pool().seconds_in_calls
 
 
 def default_threads() -> int:
-    from verifiers._workers import usable_cpus
+    from verifiers.equivalence._cas_pool import usable_cpus
 
     # one more than the CAS workers can run at once, to overlap the in-process part of each item
     return max(2, min(MAX_THREADS, usable_cpus() + 1))
@@ -67,7 +67,7 @@ def default_threads() -> int:
 def free_cpus(ours: float) -> float:
     """CPUs not busy with other processes' work: usable CPUs minus the run queue (1-minute load average)
     that is not ``ours``."""
-    from verifiers._workers import usable_cpus
+    from verifiers.equivalence._cas_pool import usable_cpus
 
     try:
         load = os.getloadavg()[0]
@@ -120,7 +120,7 @@ class Batch:
         self.helping = threading.Event()  # helpers take items while it is set
         self.helpers: list[threading.Thread] = []
         self.cas_clock = cas_clock(task)
-        self.window, self.window_item, self.window_cas = time.perf_counter(), 0, self.cas_clock()
+        self.window, self.window_cas = time.perf_counter(), self.cas_clock()
 
     def scorer_for(self) -> Callable[[int], Score]:
         """``k -> score(item k)``, with ``config`` passed only when given (a keyword costs per call)."""
@@ -165,13 +165,13 @@ class Batch:
                     score_in_processes(self.score, self.responses, self.golds, self.config, out, k + 1,
                                        self.workers or 1)
                     break
-                self._decide(now, k + 1)
+                self._decide(now)
         finally:
             self.stop_helpers()
         return out  # type: ignore[return-value]  # every slot is filled
 
-    def _decide(self, now: float, taken: int) -> None:
-        """Start or stop helper threads after a window of ``MEASURE_S`` (``taken`` items handed out so far).
+    def _decide(self, now: float) -> None:
+        """Start or stop helper threads after a window of ``MEASURE_S``.
 
         Helpers start when the CAS share of the time is high and a CPU is free for each extra CAS check
         (the load average says how busy the machine is; this batch itself keeps about one CPU busy per
@@ -186,7 +186,7 @@ class Batch:
             self.stop_helpers()
         elif not self.helpers and want >= 1:
             self.start_helpers(want)
-        self.window, self.window_item, self.window_cas = time.perf_counter(), taken, self.cas_clock()
+        self.window, self.window_cas = time.perf_counter(), self.cas_clock()
 
     def _processes_pay(self, cpu: float, rest: int) -> bool:
         """Whether the items from ``rest`` on are worth shipping to ``workers`` processes (GSM8K), after

@@ -1,4 +1,5 @@
-"""Values of expression trees (``verifiers._latex_expr``), exactly or to ~75 digits, and comparison by sampling.
+"""Values of expression trees (``verifiers.answers._latex_expr``), exactly or to ~75 digits, and comparison by
+sampling.
 
 Two expressions are compared by evaluating both at the same random points (Schwartz–Zippel):
 
@@ -31,7 +32,7 @@ from typing import Any, Literal
 
 import mpmath
 
-from verifiers._latex_expr import Node, free_symbols
+from verifiers.answers._latex_expr import Node, free_symbols
 
 POINTS = 5
 MAX_ATTEMPTS = 40

@@ -1,6 +1,7 @@
 """Are two normalized MATH answers the same? Parse both into typed answers, then compare kind by kind.
 
-Kinds come from `verifiers._answer`. The rules (the verdict contract, ``shared/docs/answer-equivalence.md``):
+Kinds come from `verifiers.answers._typed`. The rules (the verdict contract,
+``shared/docs/answer-equivalence.md``):
 
 - a label names the value it precedes: ``x = 5``, ``(p, q) = (3, 2)``, ``x = 5 + 6 = 11`` equal ``5``, ``(3, 2)``, ``11``;
   two equations are equal when they have the same solutions (``y = 2x + 1`` and ``2x - y + 1 = 0``);
@@ -9,10 +10,10 @@ Kinds come from `verifiers._answer`. The rules (the verdict contract, ``shared/d
 - tuples, vectors, intervals and matrices are ordered and keep their brackets (``(1, 2]`` differs from
   ``[1, 2]``); sets, bare lists, ``\\pm`` expansions and several boxes are unordered and must match one to one;
 - words compare as text (case-insensitive), never as products of symbols;
-- expressions compare by value (`verifiers._evaluate`): rationals exactly, approximations only against a decimal
-  answer with ``rel_tol``, variables by random points. Only what the in-process parser cannot read, or what
-  agrees numerically but is not a rational function, goes to the CAS (``symbolic``); infinities equal only the
-  same infinity, and an undefined value (``\\frac{3}{0}``) equals nothing.
+- expressions compare by value (`verifiers.equivalence._expr_eval`): rationals exactly, approximations only
+  against a decimal answer with ``rel_tol``, variables by random points. Only what the in-process parser
+  cannot read, or what agrees numerically but is not a rational function, goes to the CAS (``symbolic``);
+  infinities equal only the same infinity, and an undefined value (``\\frac{3}{0}``) equals nothing.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from verifiers import _evaluate as ev
-from verifiers._answer import (
+from verifiers.answers._latex_expr import Node, free_symbols
+from verifiers.answers._typed import (
     MAX_ITEMS,
     Answer,
     Coll,
@@ -41,7 +42,7 @@ from verifiers._answer import (
     is_name,
     parse_answer,
 )
-from verifiers._latex_expr import Node, free_symbols
+from verifiers.equivalence import _expr_eval as ev
 
 Verdict = Literal["equal", "different", "timeout"]
 # A symbolic check: (gold, answer, rel_tol, deadline) -> True / False / None when it did not answer by the
@@ -83,7 +84,7 @@ def compare(gold: str, answer: str, *, rel_tol: float, deadline: float, symbolic
 
 def compare_answers(g: Answer, a: Answer, *, rel_tol: float, deadline: float, symbolic: Symbolic | None,
                     graded: bool = False) -> Verdict:
-    """`compare` for answers already parsed (``verifiers._answer.parse_answer``)."""
+    """`compare` for answers already parsed (``verifiers.answers._typed.parse_answer``)."""
     try:
         return "equal" if _equal(g, a, _Ctx(rel_tol, deadline, symbolic, graded)) else "different"
     except _Timeout:

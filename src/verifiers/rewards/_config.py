@@ -1,6 +1,9 @@
-"""Reward presets and the checks every scorer ``Config`` runs on construction.
+"""Reward presets, their weighted sum, and the checks every scorer ``Config`` runs on construction.
 
-Presets (weights over parts in [0, 1]; see ``verifiers._format_parts`` for what each format part means):
+A reward is a weighted sum of parts in [0, 1]; a weight of 0 means "logged, not optimized".
+
+Presets (weights over parts in [0, 1]; see ``verifiers.rewards._format_parts`` for what each format part
+means):
 
 - ``accuracy`` (default): 1.0 correctness.
 - ``book``: 0.75 correctness + 0.25 format, where the format part is 0.3 multi-line reasoning + 0.2 explicit
@@ -16,8 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
-from verifiers._extract import MARKERS
-from verifiers._rewards import Tags
+from verifiers.answers._extract import MARKERS
+from verifiers.answers._tags import Tags
 from verifiers.errors import ConfigError
 
 # Hostile-input budgets.
@@ -63,6 +66,11 @@ def resolve_weights(weights: Any, preset: str, presets: Mapping[str, Mapping[str
     if bad:
         raise ConfigError(f"unknown reward part(s) {bad}; known parts: {', '.join(known_parts)}")
     return resolved
+
+
+def combine(parts: Mapping[str, float], weights: Mapping[str, float]) -> float:
+    """Weighted sum of ``parts`` over the names in ``weights`` (a missing part counts 0)."""
+    return float(sum(w * float(parts.get(name, 0.0)) for name, w in weights.items()))
 
 
 def check_budgets(timeout: Any, max_chars: Any) -> None:

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from verifiers._qualifiers import SCALE_WORDS, qualifier, text_qualifier
-from verifiers._rewards import Tags
+from verifiers.answers._qualifiers import SCALE_WORDS, qualifier, text_qualifier
+from verifiers.answers._tags import Tags
 
 MARKERS = ("answer_tag", "boxed", "hash", "final_answer", "last_number", "last_expression")
 # Markers that are fallbacks, not explicit answers (strict mode drops them; format rewards do not count them).

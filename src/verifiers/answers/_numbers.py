@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from verifiers._qualifiers import SCALE_WORDS
+from verifiers.answers._qualifiers import SCALE_WORDS
 
 # Bounds on hostile numbers: 10**MAX_EXPONENT is the largest power we build exactly.
 MAX_EXPONENT = 400

@@ -1,0 +1,1 @@
+"""Rewarding: the `Score` value, presets and configs, format parts, and batch scoring."""
