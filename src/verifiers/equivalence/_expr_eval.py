@@ -73,13 +73,9 @@ def is_rational_tree(node: Node) -> bool:
     while stack:
         n = stack.pop()
         kind = n[0]
-        if kind == "const":
-            return False
-        if kind in ("fn", "log"):
+        if kind in ("const", "fn", "log", "root"):
             return False
         if kind == "pow" and n[2][0] != "num" and not (n[2][0] == "neg" and n[2][1][0] == "num"):
-            return False
-        if kind == "root":
             return False
         if kind not in ("num", "sym"):
             stack.extend(x for x in n[1:] if isinstance(x, tuple))
