@@ -13,8 +13,8 @@ import tempfile
 from pathlib import Path
 
 from verifiers_train.evaluation import write_compare
-from verifiers_train.verl_log import read_run_metrics
 from verifiers_train.report import series, validation_key
+from verifiers_train.verl_log import read_run_metrics
 
 HEADLINE = ("accuracy (mean pass@1)", "accuracy change vs", "pass@8", "maj@8", "generated tokens/s")
 

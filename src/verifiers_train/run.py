@@ -52,9 +52,9 @@ from verifiers.cli_common import hub_unreachable, is_hub_name
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.failures import FailureDetector
 from verifiers_train.merge import latest_step
-from verifiers_train.verl_log import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
 from verifiers_train.options import ALGOS, IGNORED_ENV, TRAINERS, RunOptions, environment, resolve
 from verifiers_train.prepare import prepare, read_meta
+from verifiers_train.verl_log import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
 from verifiers_train.verl_patch import needs_patch
 
 __all__ = ["REWARD_PATH", "RunPlan", "build_overrides", "check_data_sources", "check_options", "check_overrides",

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from verifiers.errors import DataError
 from verifiers_train.cli import main
+from verifiers_train.report import build_report, check_flags, series
 from verifiers_train.verl_log import (
     MetricsWriter,
     keep_earlier_metrics,
@@ -19,7 +20,6 @@ from verifiers_train.verl_log import (
     read_metrics,
     read_run_metrics,
 )
-from verifiers_train.report import build_report, check_flags, series
 
 ACC = "val-core/arith/acc/mean@1"
 

@@ -16,11 +16,11 @@ import verifiers_train.reward as reward_module
 import verifiers_train.run as run_module
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.cli import main
-from verifiers_train.verl_log import run_summary
 from verifiers_train.options import environment, resolve
 from verifiers_train.prepare import prepare
 from verifiers_train.run import RunPlan, launch, plan, preflight
 from verifiers_train.verl_check import compose
+from verifiers_train.verl_log import run_summary
 
 
 def _base(tmp_path: Path, tiny_model: Path, **kw: object) -> dict:
