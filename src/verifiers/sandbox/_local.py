@@ -119,6 +119,7 @@ class LocalPool:
         self._thread: threading.Thread | None = None
         self._closing = False
         self._broken: str | None = None
+        self._last_start_error = ""  # why the last sandbox that never became ready failed (for start())
         self._start_failures = 0
         self._wake_r, self._wake_w = -1, -1
         self._life: Lifecycle | None = None
@@ -135,6 +136,7 @@ class LocalPool:
         self._closing = False
         self._broken = None
         self._start_failures = 0
+        self._last_start_error = ""
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)  # a full pipe already means "wake up"
@@ -356,7 +358,8 @@ class LocalPool:
                 if sb.proc.poll() is not None and not sb.ready:
                     raise SandboxError(start_error(sb.stderr_path, self.isolation))
             if not pending and not (self._life is not None and self._life.pending):
-                raise SandboxError("could not start every sandbox")  # one was lost and could not be replaced
+                # one was lost and could not be replaced: say why it failed, when a failed start lost it
+                raise SandboxError(self._last_start_error or "could not start every sandbox")
             sel = selectors.DefaultSelector()
             try:
                 for sb in pending:
@@ -700,6 +703,7 @@ class LocalPool:
             self._queue.appendleft(job)
         if not was_ready:
             self._start_failures += 1
+            self._last_start_error = err or self._last_start_error
             if self._start_failures >= MAX_START_FAILURES:
                 self._broken = self._broken or err
         if not sb.replaced:
