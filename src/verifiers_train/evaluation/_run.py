@@ -57,7 +57,7 @@ class EvalConfig:
         merge_dir: where a verl checkpoint is merged (default under ``$VERIFIERS_CACHE``).
         backend_options: extra backend arguments (``tensor_parallel_size``, ``gpu_memory_utilization``...).
         data_parallel: replicas of the backend, each a Ray actor with its own GPU(s) (``tensor_parallel_size``
-            each); samples are the same as with one engine.
+            each); same seeds, run folder and resume as one engine.
         ray_address: run the replicas on an existing Ray cluster (``auto``, ``ray://host:10001``).
         sandbox: where MBPP programs run: ``local`` (this host's pool) or ``ray`` (sandbox actors on the
             cluster's CPUs); default ``ray`` when the replicas run on Ray, else ``local``.

@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--enforce-eager", action="store_true", help="vllm: no CUDA graphs (faster start)")
     ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
                     help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
-                         "here); same samples as one engine")
+                         "here); same seeds, run folder and resume as one engine")
     ck.add_argument("--ray-address", help="run the engines on an existing Ray cluster ('auto': this host's)")
     ck.add_argument("--sandbox", choices=("local", "ray"),
                     help="mbpp: run programs on this host or in Ray sandbox actors (default: ray with "
