@@ -26,12 +26,6 @@ from verifiers.errors import ConfigError, DataError
 __all__ = ["Problem", "gsm8k_final_answer", "last_boxed", "load_problems", "read_records"]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "DATASETS":  # the registry's names, read when asked (a task registered later is included)
-        return tasks.names()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *, split: str = "test",
                   limit: int | None = None) -> list[Problem]:
     """Load a dataset's problems.
