@@ -21,7 +21,7 @@ from typing import Any
 
 from verifiers import tasks
 from verifiers._problem import Problem, gsm8k_final_answer, last_boxed
-from verifiers.errors import ConfigError, DataError
+from verifiers.errors import DataError
 
 __all__ = ["Problem", "gsm8k_final_answer", "last_boxed", "load_problems", "read_records"]
 
@@ -40,10 +40,7 @@ def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *,
     Raises:
         DataError: unknown dataset, missing file, or rows without the fields the dataset needs.
     """
-    try:
-        spec = tasks.get(dataset)
-    except ConfigError as e:
-        raise DataError(str(e).replace("unknown task", "unknown dataset")) from None
+    spec = tasks.get(dataset, DataError, "dataset")
     if spec.generate is not None and source is None:  # synthetic: generated, no file needed
         rows: Iterable[Any] = spec.generate(split, limit)
     else:

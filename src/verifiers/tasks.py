@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from verifiers._problem import CodeTests, Problem, gsm8k_final_answer, last_boxed
-from verifiers.errors import ConfigError, DataError
+from verifiers.errors import ConfigError, DataError, VerifiersError
 from verifiers.rewards._config import BaseConfig
 from verifiers.rewards._score import Score
 
@@ -161,12 +161,12 @@ def names() -> tuple[str, ...]:
     return tuple(_REGISTRY)
 
 
-def get(name: str) -> TaskSpec:
-    """The task called ``name``; `ConfigError` listing the known names otherwise."""
+def get(name: str, error: type[VerifiersError] = ConfigError, what: str = "task") -> TaskSpec:
+    """The task called ``name``; otherwise ``error`` saying ``unknown {what}`` and listing the known names."""
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
-        raise ConfigError(f"unknown task {name!r}; choose one of {', '.join(_REGISTRY)}") from None
+        raise error(f"unknown {what} {name!r}; choose one of {', '.join(_REGISTRY)}") from None
 
 
 def for_data_source(source: str) -> TaskSpec | None:

@@ -143,9 +143,7 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
         DataError: unknown dataset, missing source, or a split that ends up empty.
         ConfigError: unknown template, bad tokenizer, non-positive ``max_prompt_length``.
     """
-    if dataset not in tasks.names():
-        raise DataError(f"unknown dataset {dataset!r}; choose one of {', '.join(tasks.names())}")
-    spec = tasks.get(dataset)
+    spec = tasks.get(dataset, DataError, "dataset")
     if max_prompt_length <= 0:
         raise ConfigError(f"max_prompt_length must be positive, got {max_prompt_length}")
     template = template or spec.template

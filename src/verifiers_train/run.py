@@ -162,8 +162,7 @@ def check_options(o: RunOptions) -> list[str]:
     warnings: list[str] = []
     if o.algo not in ALGOS:
         raise ConfigError(f"unknown algo {o.algo!r}; choose one of {', '.join(ALGOS)}")
-    if o.dataset not in tasks.names():
-        raise DataError(f"unknown dataset {o.dataset!r}; choose one of {', '.join(tasks.names())}")
+    tasks.get(o.dataset, DataError, "dataset")
     positive = ("gpus", "nodes", "tp", "batch_size", "mini_batch_size", "micro_batch_size",
                 "log_prob_micro_batch_size", "max_prompt_length", "max_response_length", "epochs")
     for name in positive:

@@ -50,9 +50,7 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
     Raises:
         DataError: unreadable file, a bad row (unless skipped), or a reference that cannot be found.
     """
-    if dataset not in tasks.names():
-        raise ConfigError(f"unknown dataset {dataset!r}; choose one of {', '.join(tasks.names())}")
-    spec = tasks.get(dataset)
+    spec = tasks.get(dataset, what="dataset")
     numbered, bad = read_rows(path)
     if not numbered and not bad:
         raise DataError(f"{path} holds no rows")

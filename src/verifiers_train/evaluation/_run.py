@@ -147,8 +147,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     t_start = time.perf_counter()
     from verifiers_train.templates import get_template
 
-    if cfg.dataset not in tasks.names():
-        raise ConfigError(f"unknown dataset {cfg.dataset!r}; choose one of {', '.join(tasks.names())}")
+    spec = tasks.get(cfg.dataset, what="dataset")
     if cfg.backend not in BACKENDS:
         raise ConfigError(f"unknown backend {cfg.backend!r}; choose one of {', '.join(BACKENDS)}")
     if cfg.data_parallel < 1:
@@ -158,7 +157,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     if cfg.chunk_problems is not None and cfg.chunk_problems < 1:
         raise ConfigError(f"chunk_problems must be at least 1, got {cfg.chunk_problems}")
     sampling = cfg.sampling
-    template = cfg.template or tasks.get(cfg.dataset).template
+    template = cfg.template or spec.template
     get_template(template)
     scorer_config(cfg.dataset, cfg.preset)
     model_path = resolve_model(cfg.model, merge_dir=cfg.merge_dir)
