@@ -58,7 +58,7 @@ def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *,
 
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Read a ``.jsonl``, ``.json`` (list of objects) or ``.parquet`` file into dicts."""
+    """Read a ``.jsonl``, ``.json`` (list of objects) or ``.parquet`` file into dicts (a UTF-8 BOM is dropped)."""
     p = Path(path)
     if not p.is_file():
         raise DataError(f"no such file: {p}")
@@ -69,9 +69,15 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         except ImportError as e:  # pragma: no cover - depends on the install
             raise DataError("reading parquet needs pyarrow: pip install pyarrow") from e
         return pq.read_table(p).to_pylist()
-    text = p.read_text(encoding="utf-8")
+    try:
+        text = p.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise DataError(f"{p}: not valid UTF-8 at byte {e.start}") from None
     if suffix == ".json":
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise DataError(f"{p}: not valid JSON ({e.msg}, line {e.lineno})") from None
         if isinstance(data, dict):
             data = next((v for v in data.values() if isinstance(v, list)), None)
         if not isinstance(data, list):

@@ -79,25 +79,11 @@ def read_rows(source: str | os.PathLike[str], stdin: BinaryIO | None = None
     path = Path(source)
     if not path.is_file():
         raise DataError(f"no such file: {path}")
-    suffix = path.suffix.lower()
-    if suffix == ".parquet":
-        from verifiers.datasets import read_records
-
-        records = read_records(path)
-    elif suffix == ".json":
-        try:
-            data = json.loads(path.read_bytes().decode("utf-8-sig"))
-        except UnicodeDecodeError as e:
-            raise DataError(f"{path}: not valid UTF-8 at byte {e.start}") from None
-        except json.JSONDecodeError as e:
-            raise DataError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})") from None
-        if isinstance(data, dict):
-            data = next((v for v in data.values() if isinstance(v, list)), None)
-        if not isinstance(data, list):
-            raise DataError(f"{path}: expected a JSON list of objects")
-        records = data
-    else:
+    if path.suffix.lower() not in (".json", ".parquet"):
         return _jsonl(path.read_bytes().splitlines())
+    from verifiers.datasets import read_records
+
+    records = read_records(path)  # read as a whole: an unreadable file is one error, not bad rows
     rows: list[tuple[int, dict[str, Any]]] = []
     bad: list[BadRow] = []
     for n, obj in enumerate(records, 1):
