@@ -51,6 +51,8 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
         DataError: unreadable file, a bad row (unless skipped), or a reference that cannot be found.
     """
     spec = tasks.get(dataset, what="dataset")
+    if not out and str(path) == STDIN:  # checked before reading: stdin cannot be read twice
+        raise ConfigError("reading stdin needs --out RUN_DIR (the folder for samples.jsonl and metrics.json)")
     numbered, bad = read_rows(path)
     if not numbered and not bad:
         raise DataError(f"{path} holds no rows")
@@ -104,8 +106,6 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
         scorer.close()
     for s, sc in zip(samples, scores, strict=True):
         s.update(sc)
-    if out is None and str(path) == STDIN:
-        raise ConfigError("rescoring stdin needs an output folder (--out)")
     run = RunDir(out or Path(path).with_name(Path(path).stem + "-scored"))
     if run.exists() and not overwrite:
         raise ConfigError(f"{run.path} already holds a run; pass --overwrite to replace it, or choose another --out")

@@ -178,10 +178,6 @@ def _checkpoint(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from verifiers_train.evaluation._rescore import score_file
 
-    if args.file == "-" and not args.out:
-        from verifiers.errors import ConfigError
-
-        raise ConfigError("reading stdin needs --out RUN_DIR (the folder for samples.jsonl and metrics.json)")
     if args.data:
         hub = dataset_hub_name(args.task, args.data)
         if hub:
