@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from verifiers._problem import CodeTests, Problem, gsm8k_final_answer, last_boxed
-from verifiers.errors import ConfigError, DataError, VerifiersError
+from verifiers.errors import ConfigError, DataError, VerifiersError, one_of
 from verifiers.rewards._config import BaseConfig
 from verifiers.rewards._score import Score
 
@@ -163,10 +163,7 @@ def names() -> tuple[str, ...]:
 
 def get(name: str, error: type[VerifiersError] = ConfigError, what: str = "task") -> TaskSpec:
     """The task called ``name``; otherwise ``error`` saying ``unknown {what}`` and listing the known names."""
-    try:
-        return _REGISTRY[name]
-    except (KeyError, TypeError):
-        raise error(f"unknown {what} {name!r}; choose one of {', '.join(_REGISTRY)}") from None
+    return _REGISTRY[one_of(name, _REGISTRY, what, error)]
 
 
 def for_data_source(source: str) -> TaskSpec | None:

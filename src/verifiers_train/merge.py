@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from verifiers.errors import ConfigError, DataError
+from verifiers.errors import ConfigError, DataError, one_of
 
 __all__ = ["find_checkpoint", "latest_step", "merge", "merge_command"]
 
@@ -41,8 +41,7 @@ def find_checkpoint(path: str | os.PathLike[str], component: str = "actor") -> P
         DataError: ``path`` is missing or holds no verl FSDP checkpoint, with what was looked for.
         ConfigError: unknown component.
     """
-    if component not in COMPONENTS:
-        raise ConfigError(f"unknown component {component!r}; choose one of {', '.join(COMPONENTS)}")
+    one_of(component, COMPONENTS, "component")
     root = Path(path).expanduser()
     if not root.exists():
         raise DataError(f"no such checkpoint folder: {root}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from verifiers.errors import ConfigError
+from verifiers.errors import one_of
 
 __all__ = ["PRESETS", "describe_presets", "get_preset"]
 
@@ -83,10 +83,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 def get_preset(name: str) -> dict[str, Any]:
     """The option values of preset ``name``; raise `ConfigError` listing the known presets."""
-    try:
-        return dict(PRESETS[name]["values"])
-    except KeyError:
-        raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+    return dict(PRESETS[one_of(name, PRESETS, "preset")]["values"])
 
 
 def describe_presets() -> str:

@@ -49,7 +49,7 @@ from typing import Any
 
 from verifiers import tasks
 from verifiers.cli_common import hub_unreachable, is_hub_name
-from verifiers.errors import ConfigError, DataError
+from verifiers.errors import ConfigError, DataError, one_of
 from verifiers_train.failures import FailureDetector
 from verifiers_train.merge import latest_step
 from verifiers_train.options import ALGOS, IGNORED_ENV, TRAINERS, RunOptions, environment, resolve
@@ -160,8 +160,7 @@ def _check_model(path: str | None, what: str) -> None:
 def check_options(o: RunOptions) -> list[str]:
     """Raise `ConfigError`/`DataError` for a run verl would reject; return warnings for dubious ones."""
     warnings: list[str] = []
-    if o.algo not in ALGOS:
-        raise ConfigError(f"unknown algo {o.algo!r}; choose one of {', '.join(ALGOS)}")
+    one_of(o.algo, ALGOS, "algo")
     tasks.get(o.dataset, DataError, "dataset")
     positive = ("gpus", "nodes", "tp", "batch_size", "mini_batch_size", "micro_batch_size",
                 "log_prob_micro_batch_size", "max_prompt_length", "max_response_length", "epochs")
@@ -214,8 +213,7 @@ def check_options(o: RunOptions) -> list[str]:
     for name in ("clip_low", "clip_high"):
         if not 0 < getattr(o, name) < 1:
             raise ConfigError(f"{name} must be in (0, 1), got {getattr(o, name)}")
-    if o.loss_agg_mode not in LOSS_AGG_MODES:
-        raise ConfigError(f"unknown loss_agg_mode {o.loss_agg_mode!r}; choose one of {', '.join(LOSS_AGG_MODES)}")
+    one_of(o.loss_agg_mode, LOSS_AGG_MODES, "loss_agg_mode")
     bad_loggers = [x for x in _loggers(o.logger) if x not in KNOWN_LOGGERS]
     if bad_loggers:
         raise ConfigError(f"unknown logger(s) {bad_loggers}; verl knows {', '.join(KNOWN_LOGGERS)}")
@@ -227,8 +225,7 @@ def check_options(o: RunOptions) -> list[str]:
     if o.nodes > 1 and not (os.environ.get("RAY_ADDRESS") or Path("/tmp/ray/ray_current_cluster").exists()):
         warnings.append(f"--nodes {o.nodes} needs a running Ray cluster (`ray start --head` here, "
                         "`ray start --address HEAD:6379` on the others); none was found from this node")
-    if o.trainer not in TRAINERS:
-        raise ConfigError(f"unknown trainer {o.trainer!r}; choose one of {', '.join(TRAINERS)}")
+    one_of(o.trainer, TRAINERS, "trainer")
     if o.kl_in_reward and o.algo_default("kl_loss"):
         warnings.append("KL both in the reward and as a loss; usually pick one")
     from verifiers_train.reward import check_reward_kwargs, task_for

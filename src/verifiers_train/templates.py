@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from verifiers.datasets import Problem
-from verifiers.errors import ConfigError
+from verifiers.errors import one_of
 
 # GRAIL-style tags; the scorers' `grail` preset looks for the same ones by default.
 WORKING_OUT_START, WORKING_OUT_END = "<start_working_out>", "<end_working_out>"
@@ -65,10 +65,7 @@ TEMPLATES: dict[str, PromptTemplate] = {
 
 def get_template(name: str) -> PromptTemplate:
     """Look up a template by name; raise `ConfigError` listing the known names."""
-    try:
-        return TEMPLATES[name]
-    except KeyError:
-        raise ConfigError(f"unknown template {name!r}; choose one of {', '.join(TEMPLATES)}") from None
+    return TEMPLATES[one_of(name, TEMPLATES, "template")]
 
 
 def build_messages(problem: Problem, template: str, system_prompt: str | None = None) -> list[dict[str, str]]:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal
 
 from verifiers.answers._extract import MARKERS
 from verifiers.answers._tags import Tags
-from verifiers.errors import ConfigError
+from verifiers.errors import ConfigError, one_of
 
 # Hostile-input budgets.
 DEFAULT_TIMEOUT = 1.0  # seconds for the symbolic step of one verdict
@@ -53,8 +53,7 @@ def resolve_weights(weights: Any, preset: str, presets: Mapping[str, Mapping[str
     Raises:
         ConfigError: unknown preset or part, or weights that are not part names mapped to numbers.
     """
-    if preset not in presets:
-        raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(presets)}")
+    one_of(preset, presets, "preset")
     if weights is None:
         return tuple(presets[preset].items())
     try:

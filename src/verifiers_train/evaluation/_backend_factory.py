@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from verifiers.errors import ConfigError
+from verifiers.errors import one_of
 from verifiers_train.evaluation._backends import Backend
 
 
@@ -37,8 +37,4 @@ def register_backend(name: str, factory: Callable[..., Backend]) -> None:
 
 def make_backend(name: str, model: str, **options: Any) -> Backend:
     """Build backend ``name`` for ``model``; ``options`` go to its constructor."""
-    try:
-        factory = BACKENDS[name]
-    except KeyError:
-        raise ConfigError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}") from None
-    return factory(model, **options)
+    return BACKENDS[one_of(name, BACKENDS, "backend")](model, **options)

@@ -12,7 +12,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from verifiers.errors import ConfigError
+from verifiers.errors import ConfigError, one_of
 from verifiers_train.evaluation._backends import (
     Completion,
     GenerationRequest,
@@ -41,8 +41,7 @@ class HFBackend:
         import torch
         from transformers import AutoModelForCausalLM
 
-        if dtype not in _DTYPES:
-            raise ConfigError(f"unknown dtype {dtype!r}; choose one of {', '.join(_DTYPES)}")
+        one_of(dtype, _DTYPES, "dtype")
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer = load_tokenizer(model)
         torch_dtype: Any

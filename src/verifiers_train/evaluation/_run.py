@@ -20,7 +20,7 @@ from typing import Any
 
 from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
-from verifiers.errors import ConfigError
+from verifiers.errors import ConfigError, one_of
 from verifiers_train.evaluation._backend_factory import BACKENDS, make_backend
 from verifiers_train.evaluation._backends import Backend, GenerationRequest, SamplingConfig, base_seed
 from verifiers_train.evaluation._models import model_fingerprint, resolve_model
@@ -148,8 +148,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     from verifiers_train.templates import get_template
 
     spec = tasks.get(cfg.dataset, what="dataset")
-    if cfg.backend not in BACKENDS:
-        raise ConfigError(f"unknown backend {cfg.backend!r}; choose one of {', '.join(BACKENDS)}")
+    one_of(cfg.backend, BACKENDS, "backend")
     if cfg.data_parallel < 1:
         raise ConfigError(f"--data-parallel must be at least 1, got {cfg.data_parallel}")
     if cfg.sandbox not in (None, "local", "ray"):
