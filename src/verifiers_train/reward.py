@@ -30,7 +30,7 @@ from typing import Any
 
 from verifiers import Tags
 from verifiers import tasks as registry
-from verifiers.errors import ConfigError
+from verifiers.errors import ConfigError, one_of
 from verifiers.rewards._config import BaseConfig
 from verifiers.tasks import Scorer
 
@@ -75,11 +75,8 @@ def scorer_names() -> tuple[str, ...]:
 
 def _scorer(name: str) -> Scorer:
     """The scorer called ``name`` (the scorer of the first task that names it)."""
-    for task in registry.names():
-        spec = registry.get(task)
-        if spec.scorer_name == name:
-            return spec.scorer()
-    raise ConfigError(f"unknown reward task {name!r}; use one of {', '.join(scorer_names())}")
+    one_of(name, scorer_names(), "reward task")
+    return next(spec for spec in map(registry.get, registry.names()) if spec.scorer_name == name).scorer()
 
 
 def _plain(value: Any) -> Any:
@@ -181,9 +178,8 @@ def check_reward_kwargs(tasks: tuple[str, ...] | None = None, **reward_kwargs: A
     if reward_kwargs.get("task"):
         tasks = (task_for(reward_kwargs["task"]) or reward_kwargs["task"],)
     tasks = scorer_names() if tasks is None else tasks
-    bad_task = [t for t in tasks if t not in scorer_names()]
-    if bad_task:
-        raise ConfigError(f"unknown reward task {bad_task[0]!r}; use one of {', '.join(scorer_names())}")
+    for t in tasks:
+        one_of(t, scorer_names(), "reward task")
     known: set[str] = {"task"}
     for t in tasks:
         try:
