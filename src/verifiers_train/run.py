@@ -65,7 +65,6 @@ REWARD_NAME = "compute_score"
 KNOWN_LOGGERS = ("console", "file", "wandb", "tensorboard", "mlflow", "swanlab", "vemlp_wandb", "clearml",
                  "trackio")
 LOSS_AGG_MODES = ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm")
-_HF_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _SAFE_VALUE = re.compile(r"^[\w./:@+~-]+$")
 # After a pause or Ctrl-C: seconds verl gets to stop after SIGINT, then after SIGTERM, before SIGKILL.
 _STOP_GRACE = (30.0, 10.0)
@@ -142,14 +141,10 @@ def hydra_value(value: Any) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def _looks_local(path: str) -> bool:
-    return path.startswith(("/", ".", "~")) or os.path.exists(path) or not _HF_NAME.match(path)
-
-
 def _check_model(path: str | None, what: str) -> None:
     if not path:
         raise ConfigError(f"no {what}: pass --model PATH_OR_NAME (or MODEL=..., or a --preset that names one)")
-    if _looks_local(path):
+    if not is_hub_name(path):
         p = Path(path).expanduser()
         if not p.is_dir():
             raise DataError(f"{what} {path!r} is not a folder and not a hub name (org/name); check the path")
