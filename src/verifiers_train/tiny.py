@@ -45,6 +45,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError
 
@@ -215,7 +216,7 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
         _save_model(model, tok, tmp)
         info = TinyModelInfo(out, params, len(tok), steps, loss_value, accuracy, time.perf_counter() - t0)
         (tmp / INFO_FILE).write_text(json.dumps(asdict(info) | {
-            "path": str(out), "dataset": dataset, "template": template or _default_template(dataset),
+            "path": str(out), "dataset": dataset, "template": template or tasks.get(dataset).template,
             "size": name} | ({"data": str(out / "data")} if easy else {}), indent=2) + "\n")
     say(f"tiny-model: greedy accuracy {accuracy:.1%} on {eval_problems} held-out problems; "
         f"{info.seconds:.1f} s; saved {out}")
@@ -247,12 +248,6 @@ def _write_easy_arith(folder: Path, n_train: int, seed: int) -> list[Problem]:
     return load_problems("arith", folder, split="train")
 
 
-def _default_template(dataset: str) -> str:
-    from verifiers import tasks
-
-    return tasks.get(dataset).template
-
-
 def _train(out: Path, problems: Sequence[Problem], *, dataset: str, template: str | None, arch: TinySize,
            steps: int, batch_size: int, lr: float, eval_problems: int, seed: int, device: str,
            say: Callable[[str], Any], progress: str) -> tuple[Any, Any, float, float, int]:
@@ -262,7 +257,7 @@ def _train(out: Path, problems: Sequence[Problem], *, dataset: str, template: st
 
     from verifiers_train.templates import build_messages
 
-    template = template or _default_template(dataset)
+    template = template or tasks.get(dataset).template
     train, held_out = problems[:-eval_problems], problems[-eval_problems:]
     rng = random.Random(seed)
     torch.manual_seed(seed)
@@ -537,7 +532,6 @@ def _atomic_folder(out: Path) -> Iterator[Path]:
 def _add_arguments(ap: argparse.ArgumentParser) -> None:
     sizes = ", ".join(f"{n}: {p.purpose} ({p.steps} steps)" for n, p in PRESETS.items())
     ap.add_argument("-o", "--out", required=True, help="output model folder (replaced atomically when complete)")
-    from verifiers import tasks
     from verifiers.cli_common import add_json, add_task
 
     add_task(ap, tasks.names(), required=False, help="task whose train solutions are the SFT data (default: arith)")
