@@ -173,9 +173,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.task == "math" and args.data and "500" in Path(args.data).name:
         dataset = "math500"
     spec = tasks.get(dataset)
-    hub = dataset_hub_name(dataset, args.data)
-    if hub:
-        ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
+    ensure_hub(dataset_hub_name(dataset, args.data), "dataset",
+               "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     problems = load_problems(dataset, args.data, split=args.split, limit=args.limit)
     scorer, config = _config(args.task, args)
     start = time.monotonic()

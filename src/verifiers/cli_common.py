@@ -164,13 +164,13 @@ def hub_unreachable(timeout: float = HUB_PROBE_SECONDS) -> str | None:
         return f"{endpoint}{via}: {e.strerror or type(e).__name__}"
 
 
-def ensure_hub(name: str, what: str, fix: str) -> None:
-    """Fail fast when ``name`` must come from a hub that cannot be reached.
+def ensure_hub(name: str | None, what: str, fix: str) -> None:
+    """Fail fast when ``name`` must come from a hub that cannot be reached (``None``: nothing comes from it).
 
     Raises:
         DataError: one line naming the unreachable endpoint, what needed it, and ``fix``.
     """
-    reason = hub_unreachable()
+    reason = hub_unreachable() if name else None
     if reason:
         raise DataError(f"{what} {name!r} comes from the Hugging Face hub, which cannot be reached ({reason}); "
                         f"{fix}, or set HF_HUB_OFFLINE=1 to use a cached copy")

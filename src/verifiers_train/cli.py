@@ -83,7 +83,7 @@ def _cmd_prepare(a: argparse.Namespace) -> int:
         except ValueError:
             raise ConfigError(f"--splits {a.splits!r}: expected OUT=SOURCE pairs separated by commas") from None
     hubs = [dataset_hub_name(a.task, a.data), a.test_data if a.test_data and is_hub_name(a.test_data) else None]
-    for hub in filter(None, hubs):
+    for hub in hubs:
         ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     if a.tokenizer and is_hub_name(a.tokenizer):
         ensure_hub(a.tokenizer, "tokenizer", "pass a local model folder to --tokenizer, or omit it")

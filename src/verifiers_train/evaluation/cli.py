@@ -162,9 +162,8 @@ def _checkpoint(args: argparse.Namespace) -> int:
     cfg = _config(args)  # checks the sampling settings before anything loads
     if is_hub_name(args.model):
         ensure_hub(args.model, "model", "pass a local model folder")
-    hub = dataset_hub_name(args.task, args.data)
-    if hub:
-        ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
+    ensure_hub(dataset_hub_name(args.task, args.data), "dataset",
+               "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     result = run_checkpoint(cfg)
     metrics = result.metrics
     if args.reference == "evalscope":
@@ -179,9 +178,7 @@ def _score(args: argparse.Namespace) -> int:
     from verifiers_train.evaluation._rescore import score_file
 
     if args.data:
-        hub = dataset_hub_name(args.task, args.data)
-        if hub:
-            ensure_hub(hub, "dataset", "pass a local file or folder with --data")
+        ensure_hub(dataset_hub_name(args.task, args.data), "dataset", "pass a local file or folder with --data")
     path, metrics = score_file(args.file, args.task, data=args.data, split=args.split, preset=args.preset,
                                template=args.template, out=args.out, workers=args.workers,
                                overwrite=args.overwrite, report=not args.no_report,
