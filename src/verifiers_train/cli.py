@@ -37,6 +37,7 @@ from verifiers.cli_common import (
     is_hub_name,
     run_command,
 )
+from verifiers.errors import ConfigError, DataError
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -73,7 +74,6 @@ def _add_prepare(sub: Any) -> None:
 
 
 def _cmd_prepare(a: argparse.Namespace) -> int:
-    from verifiers.errors import ConfigError
     from verifiers_train.prepare import prepare
 
     splits = None
@@ -151,8 +151,6 @@ def _cmd_run(a: argparse.Namespace) -> int:
     values = {f.name: getattr(a, f.name) for f in fields(RunOptions)}
     p = plan(values, extra_overrides=a.extra_overrides)
     if a.max_seconds is not None and a.max_seconds <= 0:
-        from verifiers.errors import ConfigError
-
         raise ConfigError(f"--max-seconds must be positive, got {a.max_seconds:g}")
     say = (lambda m: print(m, file=sys.stderr)) if a.json else print
     _print_plan(p, sys.stderr if a.json else sys.stdout)
@@ -183,8 +181,6 @@ def _cmd_run(a: argparse.Namespace) -> int:
         say(f"verl accepted the config ({what}); saved {p.run_dir}/verl_config.yaml")
     if a.dry_run:
         if not same_run(p.run_dir, p):
-            from verifiers.errors import ConfigError
-
             raise ConfigError(f"{p.run_dir} holds a different run; pass another --out to save this dry run")
         p.save()
         say(f"dry run: saved {p.run_dir}/command.sh and {p.run_dir}/run_config.json")
@@ -284,7 +280,6 @@ def _add_status(sub: Any) -> None:
 
 
 def _cmd_status(a: argparse.Namespace) -> int:
-    from verifiers.errors import DataError
     from verifiers_train.verl_log import run_summary
 
     if not Path(a.run_dir).is_dir():

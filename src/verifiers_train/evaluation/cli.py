@@ -33,6 +33,7 @@ from verifiers.cli_common import (
     is_hub_name,
     run_command,
 )
+from verifiers.errors import ConfigError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -192,8 +193,6 @@ def _compare(args: argparse.Namespace) -> int:
 
     labels = args.labels.split(",") if args.labels else None
     if labels and len(labels) != len(args.runs):
-        from verifiers.errors import ConfigError
-
         raise ConfigError(f"--labels has {len(labels)} names for {len(args.runs)} runs")
     header, rows = write_compare(args.runs, args.out, labels)
     _print_table(header, rows, "verifiers-eval compare", args.json)
