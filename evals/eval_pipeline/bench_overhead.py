@@ -23,25 +23,9 @@ from typing import Any
 from verifiers import tasks
 from verifiers.datasets import load_problems
 from verifiers_train.evaluation import EvalConfig, run_checkpoint
-from verifiers_train.evaluation._backend_factory import make_backend
+from verifiers_train.evaluation._backend_factory import make_backend, reuse_backend
 from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig, base_seed
 from verifiers_train.templates import build_messages
-
-
-class _Shared:
-    """Hands the already-built backend to `run_checkpoint` and keeps it alive after the run."""
-
-    def __init__(self, backend: Any) -> None:
-        self.backend = backend
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.backend, name)
-
-    def close(self) -> None:
-        pass
 
 
 def raw_generate(backend: Any, requests: list[GenerationRequest], sampling: SamplingConfig) -> int:
@@ -95,7 +79,7 @@ def main() -> None:
                          limit=args.limit, out=str(run_dir / "run"), chunk_problems=args.chunk_problems,
                          progress=False)
         t0 = time.perf_counter()
-        result = run_checkpoint(cfg, backend_factory=_Shared(backend))
+        result = run_checkpoint(cfg, backend_factory=reuse_backend(backend))
         our_times.append(time.perf_counter() - t0)
         accuracy = result.metrics["accuracy"]
         shutil.rmtree(run_dir)

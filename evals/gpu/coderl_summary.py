@@ -16,7 +16,7 @@ from typing import Any
 def _rows(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]  # not splitlines: U+2028
 
 
 def steps(run: Path) -> list[dict[str, Any]]:
@@ -26,17 +26,16 @@ def steps(run: Path) -> list[dict[str, Any]]:
 
 def main() -> None:
     root = Path(sys.argv[1])
-    print("| run | steps | step s (median, steps 2+) | reward step s (median) | score/mean first -> last |")
-    print("|---|---|---|---|---|")
+    print("| run | steps | step s (median, steps 2+) | score/mean first -> last |")
+    print("|---|---|---|---|")
     for variant in ("code", "nocode"):
         st = steps(root / f"run_{variant}")
         if not st:
-            print(f"| {variant} | 0 | | | |")
+            print(f"| {variant} | 0 | | |")
             continue
         later = st[1:] or st
-        reward = [s.get("timing_s/reward", float("nan")) for s in later]
         print(f"| {variant} | {len(st)} | {statistics.median(s['timing_s/step'] for s in later):.2f} | "
-              f"{statistics.median(reward):.3f} | {st[0].get('critic/score/mean', float('nan')):.3f} -> "
+              f"{st[0].get('critic/score/mean', float('nan')):.3f} -> "
               f"{st[-1].get('critic/score/mean', float('nan')):.3f} |")
     samples = _rows(root / "run_code" / "reward_samples.jsonl")
     if not samples:

@@ -16,27 +16,12 @@ import pytest
 
 from verifiers.datasets import load_problems
 from verifiers_train.evaluation import EvalConfig, run_checkpoint
+from verifiers_train.evaluation._backend_factory import reuse_backend
 from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig, base_seed
 from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.templates import build_messages
 
 SAMPLING = SamplingConfig(n=4, temperature=1.0, top_p=1.0, max_tokens=48)
-
-
-class Shared:
-    """Hands the session's engine to `run_checkpoint` as its backend factory and keeps it open after."""
-
-    def __init__(self, backend: Any) -> None:
-        self.backend = backend
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.backend, name)
-
-    def close(self) -> None:
-        pass
 
 
 def _requests(engine: Any, count: int) -> list[GenerationRequest]:
@@ -98,16 +83,16 @@ def _samples(run: Path) -> dict[tuple[str, int], str]:
 
 def test_chunked_interrupted_and_resumed_runs_equal_one_pass(engine: Any, gpu_tiny_model: Path,
                                                              tmp_path: Path) -> None:
-    one = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "one"), backend_factory=Shared(engine)).run_dir
+    one = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "one"), backend_factory=reuse_backend(engine)).run_dir
     chunked = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "chunked", chunk_problems=7),
-                             backend_factory=Shared(engine)).run_dir
+                             backend_factory=reuse_backend(engine)).run_dir
     assert _samples(one) == _samples(chunked) and len(_samples(one)) == 160
     torn = tmp_path / "torn"
     shutil.copytree(one, torn)
     lines = (torn / "samples.jsonl").read_text().splitlines(keepends=True)
     (torn / "samples.jsonl").write_text("".join(lines[:53]) + lines[53][:40])  # a crash mid-append
     resumed = run_checkpoint(_cfg(gpu_tiny_model, torn, resume=True, chunk_problems=5),
-                             backend_factory=Shared(engine))
+                             backend_factory=reuse_backend(engine))
     assert resumed.generated == 160 - 53
     assert _samples(torn) == _samples(one)
 
@@ -117,7 +102,7 @@ def test_data_parallel_run_equals_single_engine(engine: Any, gpu_tiny_model: Pat
 
     if torch.cuda.device_count() < 2:
         pytest.skip("data parallelism needs 2 GPUs (nvidia-h100-x2)")
-    single = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "single"), backend_factory=Shared(engine)).run_dir
+    single = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "single"), backend_factory=reuse_backend(engine)).run_dir
     dp = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "dp", data_parallel=2,
                              backend_options={"gpu_memory_utilization": 0.25, "enforce_eager": True})).run_dir
     assert _samples(dp) == _samples(single)

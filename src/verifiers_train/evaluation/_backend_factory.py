@@ -38,3 +38,25 @@ def register_backend(name: str, factory: Callable[..., Backend]) -> None:
 def make_backend(name: str, model: str, **options: Any) -> Backend:
     """Build backend ``name`` for ``model``; ``options`` go to its constructor."""
     return BACKENDS[one_of(name, BACKENDS, "backend")](model, **options)
+
+
+def reuse_backend(backend: Backend) -> Callable[..., Backend]:
+    """A factory that hands ``backend`` (already built) to `run_checkpoint` and leaves it open afterwards.
+
+    Several runs in one process can then share one engine: ``run_checkpoint(cfg,
+    backend_factory=reuse_backend(engine))``; the caller closes ``engine`` when done.
+    """
+
+    class _Borrowed:
+        name = backend.name
+
+        def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
+            return backend.render(messages)
+
+        def generate(self, requests: Any, sampling: Any) -> Any:
+            return backend.generate(requests, sampling)
+
+        def close(self) -> None:
+            """The owner closes the backend, not the run that borrowed it."""
+
+    return lambda *args, **kwargs: _Borrowed()

@@ -15,6 +15,7 @@ with free GPUs; the model path must be readable there and this package importabl
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -28,6 +29,8 @@ from verifiers_train.evaluation._backends import (
     load_tokenizer,
     render_chat,
 )
+
+logger = logging.getLogger(__name__)
 
 
 class ReplicaActor:
@@ -60,7 +63,7 @@ def split_requests(requests: Sequence[GenerationRequest], parts: int) -> list[li
     for i in order:
         k = min(range(parts), key=lambda p: (load[p], p))
         shards[k].append(i)
-        load[k] += len(requests[i].sample_indices) * (len(requests[i].prompt_ids) + 1)
+        load[k] += len(requests[i].sample_indices)
     return [sorted(s) for s in shards]
 
 
@@ -105,15 +108,11 @@ class DataParallelBackend:
         actor: Any = ray.remote(num_gpus=gpus, num_cpus=1)(ReplicaActor)  # Ray's actor handles are untyped
         self._actors: list[Any] = [actor.remote(inner, model, options) for _ in range(replicas)]
         try:
-            self.placement = ray.get([a.ready.remote() for a in self._actors])
+            placement = ray.get([a.ready.remote() for a in self._actors])
         except Exception as exc:  # a replica that cannot build its engine: say which error, free the rest
             self.close()
             raise ConfigError(f"a data-parallel replica failed to start: {exc}") from exc
-
-    @property
-    def replicas(self) -> int:
-        """Number of live replicas."""
-        return len(self._actors)
+        logger.info("data parallel: %d %s replicas on %s", replicas, inner, "; ".join(placement))
 
     def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
         """Prompt text and ids after the chat template (the replicas' tokenizer, loaded here)."""

@@ -242,3 +242,17 @@ def test_a_registered_backend_is_chosen_by_name(tiny_model: Path, tiny_data: Pat
         BACKENDS.pop("fixed")
     with pytest.raises(ConfigError, match="unknown backend 'fixed'"):
         make_backend("fixed", str(tiny_model))
+
+
+def test_a_reused_backend_serves_two_runs_and_stays_open(tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
+    from verifiers_train.evaluation._backend_factory import reuse_backend
+
+    backend = make_backend("hf", str(tiny_model))
+    closed: list[bool] = []
+    backend.close = lambda: closed.append(True)  # type: ignore[method-assign]
+    runs = [run_checkpoint(EvalConfig(model=str(tiny_model), dataset="arith", data=str(tiny_data), limit=3, n=2,
+                                      temperature=1.0, max_tokens=12, out=str(tmp_path / f"run{i}"), progress=False,
+                                      report=False), backend_factory=reuse_backend(backend)) for i in range(2)]
+    first, second = (RunDir(r.run_dir).read_samples() for r in runs)
+    assert [s["response"] for s in first] == [s["response"] for s in second] and len(first) == 6
+    assert not closed  # the runs borrowed it; its owner closes it
