@@ -38,6 +38,7 @@ from verifiers.cli_common import (
     run_command,
 )
 from verifiers.errors import ConfigError, DataError
+from verifiers_train.console import print_table, stderr_line
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -87,7 +88,7 @@ def _cmd_prepare(a: argparse.Namespace) -> int:
         ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     if a.tokenizer and is_hub_name(a.tokenizer):
         ensure_hub(a.tokenizer, "tokenizer", "pass a local model folder to --tokenizer, or omit it")
-    echo = (lambda m: print(m, file=sys.stderr)) if a.json else print
+    echo = stderr_line if a.json else print
     meta = prepare(a.task, a.out, source=a.data, test_source=a.test_data, splits=splits, template=a.template,
                    system_prompt=a.system_prompt, max_prompt_length=a.max_prompt_length, tokenizer=a.tokenizer,
                    limit=a.limit, data_source=a.data_source, echo=echo)
@@ -152,7 +153,7 @@ def _cmd_run(a: argparse.Namespace) -> int:
     p = plan(values, extra_overrides=a.extra_overrides)
     if a.max_seconds is not None and a.max_seconds <= 0:
         raise ConfigError(f"--max-seconds must be positive, got {a.max_seconds:g}")
-    say = (lambda m: print(m, file=sys.stderr)) if a.json else print
+    say = stderr_line if a.json else print
     _print_plan(p, sys.stderr if a.json else sys.stdout)
     line = p.env_line()
     if line and a.dry_run:
@@ -202,20 +203,12 @@ def _cmd_run(a: argparse.Namespace) -> int:
 
 
 def _print_plan(p: Any, file: Any) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(file=file)
-    table = Table(title=f"verifiers-train run -> {p.run_dir}", show_lines=False)
-    for col in ("option", "value", "from"):
-        table.add_column(col)
-    for name, value in vars(p.options).items():
-        origin = p.origin.get(name, "default")
-        if origin != "default" or value is not None:
-            table.add_row(name, json.dumps(value) if not isinstance(value, str) else value, origin)
-    console.print(table)
+    rows = [[name, value if isinstance(value, str) else json.dumps(value), p.origin.get(name, "default")]
+            for name, value in vars(p.options).items()
+            if p.origin.get(name, "default") != "default" or value is not None]
+    print_table(["option", "value", "from"], rows, f"verifiers-train run -> {p.run_dir}", file)
     for w in p.warnings:
-        console.print(f"[yellow]warning:[/yellow] {w}")
+        print(f"warning: {w}", file=file)
     print(p.shell(), file=file)
 
 
@@ -235,7 +228,7 @@ def _add_merge(sub: Any) -> None:
 def _cmd_merge(a: argparse.Namespace) -> int:
     from verifiers_train.merge import find_checkpoint, merge
 
-    echo = (lambda m: print(m, file=sys.stderr)) if a.json else print
+    echo = stderr_line if a.json else print
     out = merge(a.checkpoint, a.out, component=a.component, trust_remote_code=a.trust_remote_code,
                 dry_run=a.dry_run, echo=echo)
     if a.json:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError, DataError
+from verifiers_train import console
 from verifiers_train.templates import build_messages, get_template
 
 __all__ = ["PrepareResult", "prepare", "prompt_length_fn", "read_meta", "to_row"]
@@ -178,12 +179,16 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
     for name, problems in loaded.items():
         rows = []
         dropped = 0
-        for index, problem in enumerate(_progress(problems, f"{name}: measuring prompts", tokenizer is not None)):
-            messages = build_messages(problem, template, system_prompt)
-            if measure(messages) > max_prompt_length:
-                dropped += 1
-                continue
-            rows.append(to_row(problem, dataset, name, index, messages, source_name))
+        # a tokenizer takes a while on a large split; the character estimate is instant
+        mode = console.choose_progress("auto", echo) if tokenizer and len(problems) >= 500 else "off"
+        with console.progress(mode, f"{name}: measuring prompts", len(problems), say) as advance:
+            for index, problem in enumerate(problems):
+                advance(1, "")
+                messages = build_messages(problem, template, system_prompt)
+                if measure(messages) > max_prompt_length:
+                    dropped += 1
+                    continue
+                rows.append(to_row(problem, dataset, name, index, messages, source_name))
         if not rows:
             raise DataError(f"every {name} prompt is longer than max_prompt_length={max_prompt_length} "
                             f"({measure_label}); raise --max-prompt-length")
@@ -208,14 +213,6 @@ def read_meta(data_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     return dict(json.loads(path.read_text(encoding="utf-8")))
-
-
-def _progress(items: Sequence[Problem], label: str, show: bool) -> Any:
-    if not show or len(items) < 500:
-        return items
-    from rich.progress import track
-
-    return track(items, description=label)
 
 
 def _write_parquet(rows: list[dict[str, Any]], path: Path) -> None:

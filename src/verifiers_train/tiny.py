@@ -48,6 +48,7 @@ from typing import Any
 from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError
+from verifiers_train import console
 
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 # Qwen's ChatML layout, without the default system prompt (tiny models only ever see this form).
@@ -212,7 +213,7 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
         model, tok, loss_value, accuracy, params = _train(
             tmp, problems, dataset=dataset, template=template, arch=arch, steps=steps, batch_size=batch_size,
             lr=lr, eval_problems=eval_problems, seed=seed, device=device, say=say,
-            progress=_choose_progress(progress, log))
+            progress=console.choose_progress(progress, log))
         _save_model(model, tok, tmp)
         info = TinyModelInfo(out, params, len(tok), steps, loss_value, accuracy, time.perf_counter() - t0)
         (tmp / INFO_FILE).write_text(json.dumps(asdict(info) | {
@@ -288,7 +289,7 @@ def _train(out: Path, problems: Sequence[Problem], *, dataset: str, template: st
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1))
     model.train()
     loss_value = float("nan")
-    with _progress_bar(progress, "SFT", steps, say) as bar:
+    with console.progress(progress, "SFT", steps, say) as bar:
         for _ in range(steps):
             batch = rng.sample(encoded, min(batch_size, len(encoded)))
             width = max(len(x) for x, _ in batch)
@@ -306,7 +307,7 @@ def _train(out: Path, problems: Sequence[Problem], *, dataset: str, template: st
             sched.step()
             opt.zero_grad()
             loss_value = float(loss.item())
-            bar(f"loss {loss_value:.3f}")
+            bar(1, f"loss {loss_value:.3f}")
     model.eval()
     accuracy = _greedy_accuracy(model, tok, dataset, template, held_out, longest_answer + EVAL_EXTRA_TOKENS)
     return model, tok, loss_value, accuracy, params
@@ -378,75 +379,6 @@ def _greedy_accuracy(model: Any, tok: Any, dataset: str, template: str, problems
     scores = score_jobs(dataset, "accuracy", template, [job_for(p, r, dataset) for p, r in zip(problems, responses,
                                                                                                 strict=True)])
     return sum(bool(s["correct"]) for s in scores) / len(problems)
-
-
-# ---------------------------------------------------------------- progress
-def _choose_progress(progress: str, log: Callable[[str], Any] | None) -> str:
-    """``bar``, ``lines`` or ``off`` for the requested mode and the current terminal."""
-    if progress not in ("auto", "bar", "lines"):
-        raise ConfigError(f"progress must be auto, bar or lines, not {progress!r}")
-    if log is None:
-        return "off"
-    if progress == "auto":
-        import importlib.util
-
-        # a log file or a pipe gets plain lines: a redrawn bar there is unreadable
-        rich_ok = importlib.util.find_spec("rich") is not None
-        return "bar" if rich_ok and log in (print, _stderr) and sys.stderr.isatty() else "lines"
-    return progress
-
-
-def format_eta(seconds: float) -> str:
-    """``42 s``, ``3 min 05 s`` or ``1 h 02 min``."""
-    s = max(0, round(seconds))
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
-    return f"{s // 3600} h {s % 3600 // 60:02d} min"
-
-
-@contextmanager
-def _progress_bar(mode: str, label: str, total: int, say: Callable[[str], Any]) -> Iterator[Callable[[str], None]]:
-    """Yield ``advance(detail)``, called once per unit of work; shows done/total, elapsed and ETA."""
-    if mode == "bar":
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[detail]}"))
-        with Progress(*columns, console=Console(stderr=True)) as bar:
-            task = bar.add_task(label, total=total, detail="")
-            yield lambda detail: bar.update(task, advance=1, detail=detail)
-        return
-    if mode == "off":
-        yield lambda detail: None
-        return
-    start = time.perf_counter()
-    done = 0
-    last_line = start
-    every = max(1, total // 10)  # about ten lines per phase, and at least one every 15 s
-
-    def advance(detail: str) -> None:
-        nonlocal done, last_line
-        done += 1
-        now = time.perf_counter()
-        if done % every and done != total and now - last_line < 15:
-            return
-        last_line = now
-        elapsed = now - start
-        eta = elapsed / done * (total - done)
-        say(f"{label} {done}/{total} ({done / total:.0%}) {detail}, {format_eta(elapsed)} elapsed, "
-            f"ETA {format_eta(eta)}")
-
-    yield advance
 
 
 # ---------------------------------------------------------------- atomic output
@@ -547,7 +479,7 @@ def _add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--seed", type=int, default=0, help="seed for data order and initialisation")
     ap.add_argument("--device", default=None, help="cuda or cpu (default: cuda when available)")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads for torch (default: 1 on a CPU)")
-    ap.add_argument("--progress", default="auto", choices=["auto", "bar", "lines"],
+    ap.add_argument("--progress", default="auto", choices=console.PROGRESS_MODES,
                     help="auto: a bar on a terminal when rich is installed, plain lines with ETA otherwise")
 
 
@@ -562,17 +494,12 @@ def _run(args: argparse.Namespace) -> int:
         info = build_tiny_model(args.out, dataset=args.task or "arith", data=args.data, template=args.template,
                                 size=args.size, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                                 train_problems=args.train_problems, seed=args.seed, device=args.device,
-                                threads=args.threads, log=_stderr, progress=args.progress)
+                                threads=args.threads, log=console.stderr_line, progress=args.progress)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     print(json.dumps(asdict(info) | {"path": str(info.path)}, indent=None if args.json else 2))
     return 0
-
-
-def _stderr(line: str) -> None:
-    """Progress goes to stderr, so stdout carries only the result (JSON) for scripts."""
-    print(line, file=sys.stderr, flush=True)
 
 
 def register(sub: Any) -> None:

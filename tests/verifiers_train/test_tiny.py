@@ -23,7 +23,6 @@ from verifiers_train.tiny import (
     TinySize,
     build_tiny_model,
     easy_arith_rows,
-    format_eta,
     main,
     resolve_size,
 )
@@ -123,34 +122,6 @@ def test_smoke_preset_reaches_non_zero_accuracy_and_ships_its_data(tmp_path: Pat
     assert saved["size"] == "smoke" and saved["data"] == str(tmp_path / "m" / "data")
     assert len(load_problems("arith", saved["data"], split="test")) == tiny.EASY_ARITH_TEST
     assert "smoke (auto: cpu)" in lines[0] and any("ETA" in x for x in lines)
-
-
-def test_plain_progress_lines_give_done_total_and_eta() -> None:
-    lines: list[str] = []
-    with tiny._progress_bar("lines", "SFT", 20, lines.append) as advance:
-        for i in range(20):
-            advance(f"loss {i}")
-    assert len(lines) == 10 and lines[-1].startswith("SFT 20/20 (100%) loss 19") and lines[-1].endswith("ETA 0 s")
-    assert re.fullmatch(r"SFT 2/20 \(10%\) loss 1, \d+ s elapsed, ETA \d+ s", lines[0])
-    assert (format_eta(5), format_eta(185), format_eta(3720)) == ("5 s", "3 min 05 s", "1 h 02 min")
-
-
-def test_rich_progress_bar_shows_total(capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("rich")
-    with tiny._progress_bar("bar", "SFT", 7, print) as advance:
-        for _ in range(7):
-            advance("loss 0.1")
-    assert "7/7" in capsys.readouterr().err
-
-
-def test_progress_mode_follows_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
-    assert tiny._choose_progress("auto", print) == "lines" and tiny._choose_progress("auto", None) == "off"
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    assert tiny._choose_progress("auto", print) == "bar"
-    assert tiny._choose_progress("auto", [].append) == "lines"  # a custom log gets lines it can store
-    with pytest.raises(ConfigError, match="progress"):
-        tiny._choose_progress("fancy", print)
 
 
 # ---------------------------------------------------------------- atomic output

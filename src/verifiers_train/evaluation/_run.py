@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -21,6 +20,7 @@ from typing import Any
 from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError, one_of
+from verifiers_train import console
 from verifiers_train.evaluation._backend_factory import BACKENDS, make_backend
 from verifiers_train.evaluation._backends import Backend, GenerationRequest, SamplingConfig, base_seed
 from verifiers_train.evaluation._models import model_fingerprint, resolve_model
@@ -62,7 +62,7 @@ class EvalConfig:
         sandbox: where MBPP programs run: ``local`` (this host's pool) or ``ray`` (sandbox actors on the
             cluster's CPUs); default ``ray`` when the replicas run on Ray, else ``local``.
         report: write ``report.html`` and PNG plots.
-        progress: show a rich progress bar.
+        progress: show progress on stderr (a rich bar on a terminal, else lines with ETA).
     """
 
     model: str
@@ -207,7 +207,8 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
     written = 0
     correct = 0
     inflight: list[tuple[Future[list[dict[str, Any]]], list[SampleRow]]] = []
-    with _progress(cfg.progress, total, already) as bar:
+    mode = console.choose_progress("auto", console.stderr_line) if cfg.progress else "off"
+    with console.progress(mode, "eval", total, console.stderr_line, done=already) as bar:
 
         def drain(block: bool) -> None:
             nonlocal written, correct
@@ -221,7 +222,8 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
                 run.append_samples(rows)
                 written += len(rows)
                 correct += sum(bool(r["correct"]) for r in rows)
-                bar(len(rows), correct / max(written, 1), timing)
+                tps = timing["generated_tokens"] / timing["generate_s"] if timing["generate_s"] else 0.0
+                bar(len(rows), f"acc {correct / max(written, 1):.1%}  {tps:,.0f} tok/s")
 
         try:
             for start in range(0, len(pending), chunk_size):
@@ -283,44 +285,3 @@ def _default_factory(cfg: EvalConfig) -> Callable[..., Backend]:
 
 def _sandbox(cfg: EvalConfig) -> str:
     return cfg.sandbox or ("ray" if _on_ray(cfg) else "local")
-
-
-class _progress:
-    """Rich progress bar over samples (a no-op when disabled)."""
-
-    def __init__(self, enabled: bool, total: int, done: int) -> None:
-        self.enabled, self.total, self.done = enabled, total, done
-        self._progress: Any = None
-        self._plain = False
-
-    def __enter__(self) -> Callable[[int, float, dict[str, float]], None]:
-        if self.enabled:
-            try:
-                from rich.progress import (
-                    BarColumn,
-                    MofNCompleteColumn,
-                    Progress,
-                    TextColumn,
-                    TimeRemainingColumn,
-                )
-            except ImportError:  # no rich (bare GPU host): one plain line per chunk instead of a bar
-                self._plain = True
-                return self._advance
-            self._progress = Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(),
-                                      TextColumn("{task.fields[stats]}"), TimeRemainingColumn(), transient=False)
-            self._progress.start()
-            self._task = self._progress.add_task("eval", total=self.total, completed=self.done, stats="")
-        return self._advance
-
-    def _advance(self, k: int, acc: float, timing: dict[str, float]) -> None:
-        tps = timing["generated_tokens"] / timing["generate_s"] if timing["generate_s"] else 0.0
-        if self._progress is not None:
-            self._progress.update(self._task, advance=k, stats=f"acc {acc:.1%}  {tps:,.0f} tok/s")
-        elif self._plain:
-            self.done += k
-            print(f"eval {self.done}/{self.total} samples  acc {acc:.1%}  {tps:,.0f} tok/s", file=sys.stderr,
-                  flush=True)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._progress is not None:
-            self._progress.stop()

@@ -34,6 +34,7 @@ from verifiers.cli_common import (
     run_command,
 )
 from verifiers.errors import ConfigError
+from verifiers_train.console import print_table
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -195,7 +196,7 @@ def _compare(args: argparse.Namespace) -> int:
     if labels and len(labels) != len(args.runs):
         raise ConfigError(f"--labels has {len(labels)} names for {len(args.runs)} runs")
     header, rows = write_compare(args.runs, args.out, labels)
-    _print_table(header, rows, "verifiers-eval compare", args.json)
+    print_table(header, rows, "verifiers-eval compare", sys.stderr if args.json else None)
     print(f"wrote {args.out}/compare.html, compare.md, compare.png", file=sys.stderr if args.json else sys.stdout)
     if args.json:
         emit_json({"out": args.out, "header": list(header), "rows": [list(r) for r in rows]})
@@ -206,26 +207,10 @@ def _print_summary(run_dir: Any, metrics: dict[str, Any], as_json: bool) -> None
     """The metrics table (on stderr with ``--json``, which prints the run folder and metrics on stdout)."""
     from verifiers_train.evaluation._report import summary_rows
 
-    _print_table(["metric", "value"], [[k, str(v)] for k, v in summary_rows(metrics)], f"verifiers-eval: {run_dir}",
-                 as_json)
+    print_table(["metric", "value"], [[k, str(v)] for k, v in summary_rows(metrics)], f"verifiers-eval: {run_dir}",
+                sys.stderr if as_json else None)
     if as_json:
         emit_json({"run_dir": str(run_dir), **metrics})
-
-
-def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]], title: str, to_stderr: bool = False) -> None:
-    file = sys.stderr if to_stderr else sys.stdout
-    try:
-        from rich.console import Console
-        from rich.table import Table
-    except ImportError:  # bare GPU host: plain text
-        print(title, file=file)
-        for r in [header, *rows]:
-            print("  ".join(f"{c:<28}" for c in r), file=file)
-        return
-    table = Table(*header, title=title)
-    for r in rows:
-        table.add_row(*r)
-    Console(file=file).print(table)
 
 
 if __name__ == "__main__":

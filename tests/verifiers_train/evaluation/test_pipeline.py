@@ -295,6 +295,6 @@ def test_a_bare_host_without_rich_or_matplotlib_still_gets_numbers(tiny_model: P
     assert main(["checkpoint", str(tiny_model), "--dataset", "arith", "--data", str(tiny_data), "--limit", "2",
                  "--max-tokens", "8", "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "eval 2/2 samples" in captured.err and "accuracy (mean pass@1)" in captured.out
+    assert "eval 2/2 (100%)" in captured.err and "accuracy (mean pass@1)" in captured.out
     assert "no plots: matplotlib is not installed" in (out / "report.html").read_text()
     assert not list((out / "plots").glob("*.png"))
