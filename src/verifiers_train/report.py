@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.errors import DataError
+from verifiers_train.plots import pyplot, save_figure
 from verifiers_train.verl_log import CONSOLE_METRICS, read_metrics, read_run_metrics
 
 __all__ = ["PANELS", "Flag", "Report", "build_report", "check_flags", "overview_figure", "panel_keys", "series",
@@ -273,10 +274,9 @@ def _draw_panel(ax: Any, rows: list[dict[str, Any]], title: str, keys: list[str]
 
 def overview_figure(rows: list[dict[str, Any]]) -> Any:
     """One matplotlib figure with every `PANELS` panel on its own axes (unused grid cells hidden)."""
-    plt = _pyplot()
     panels = panel_keys(rows)
     n_rows = math.ceil(len(panels) / PANEL_COLUMNS)
-    fig, axes = plt.subplots(n_rows, PANEL_COLUMNS, figsize=(4.2 * PANEL_COLUMNS, 3.6 * n_rows), squeeze=False)
+    fig, axes = pyplot().subplots(n_rows, PANEL_COLUMNS, figsize=(4.2 * PANEL_COLUMNS, 3.6 * n_rows), squeeze=False)
     for ax, (title, keys) in zip(axes.flat, panels.items(), strict=False):
         _draw_panel(ax, rows, title, keys)
     for ax in list(axes.flat)[len(panels):]:
@@ -285,30 +285,13 @@ def overview_figure(rows: list[dict[str, Any]]) -> Any:
     return fig
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")  # no display on training hosts
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def _plot(rows: list[dict[str, Any]], out_dir: Path) -> list[Path]:
-    plt = _pyplot()
-    fig = overview_figure(rows)
-    overview = out_dir / "overview.png"
-    fig.savefig(overview, dpi=100)
-    plt.close(fig)
-    pngs: list[Path] = [overview]
+    pngs = [save_figure(overview_figure(rows), out_dir / "overview.png")]
     for title, keys in panel_keys(rows).items():
-        single, sax = plt.subplots(figsize=(6, 4))
+        single, sax = pyplot().subplots(figsize=(6, 4))
         _draw_panel(sax, rows, title, keys)
-        path = out_dir / (re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") + ".png")
-        single.tight_layout()
-        single.savefig(path, dpi=100)
-        plt.close(single)
-        pngs.append(path)
+        name = re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") + ".png"
+        pngs.append(save_figure(single, out_dir / name))
     return pngs
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from verifiers.errors import DataError
 from verifiers_train.evaluation._metrics import paired_difference, per_problem_accuracy
 from verifiers_train.evaluation._rundir import RunDir
+from verifiers_train.plots import have_matplotlib, pyplot, save_figure
 
 # Example samples shown per status in the run report.
 EXAMPLES_PER_STATUS = 3
@@ -31,7 +32,7 @@ def write_report(run_dir: str | os.PathLike[str], config: Mapping[str, Any], met
     plots = run / "plots"
     plots.mkdir(exist_ok=True)
     images: list[Path | None] = []
-    if _have_matplotlib():
+    if have_matplotlib():
         images = [_plot_k_curves(metrics, plots / "pass_at_k.png"), _plot_status(metrics, plots / "status.png"),
                   _plot_lengths(samples, plots / "response_tokens.png")]
         if metrics.get("by_level"):
@@ -116,11 +117,8 @@ def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.
     out.mkdir(parents=True, exist_ok=True)
     md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
     (out / "compare.md").write_text("\n".join(md) + "\n", encoding="utf-8")
-    if _have_matplotlib():
-        plt = _plt()
-        fig = compare_figure(names, [m for _, m in runs], diffs)
-        fig.savefig(out / "compare.png", dpi=100)
-        plt.close(fig)
+    if have_matplotlib():
+        save_figure(compare_figure(names, [m for _, m in runs], diffs), out / "compare.png")
     table = "<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr>" + "".join(
         "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows) + "</table>"
     chart = '<img src="compare.png" alt="compare" style="max-width:100%">' if (out / "compare.png").is_file() else ""
@@ -157,62 +155,45 @@ def _labels(run_dirs: Sequence[str | os.PathLike[str]]) -> list[str]:
     return names if len(set(names)) == len(names) else [str(d) for d in run_dirs]
 
 
-def _have_matplotlib() -> bool:
-    # plots are optional: a bare GPU host may lack matplotlib, and the numbers matter more than the pictures
-    import importlib.util
-
-    return importlib.util.find_spec("matplotlib") is not None
-
-
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def _plot_k_curves(metrics: Mapping[str, Any], path: Path) -> Path | None:
     if not metrics.get("pass_at_k"):
         return None
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    values: list[float] = []
-    for key, label in (("pass_at_k", "pass@k"), ("maj_at_k", "maj@k")):
-        curve = metrics.get(key) or {}
-        if curve:
-            ks = [int(k) for k in curve]
-            values += [100 * v for v in curve.values()]
-            ax.plot(ks, [100 * v for v in curve.values()], marker="o", label=label)
-    ax.set_xscale("log", base=2)
-    ticks = sorted(int(k) for k in metrics["pass_at_k"])
-    ax.set_xticks(ticks, [str(k) for k in ticks])
-    ax.set_xlabel("k")
-    ax.set_ylabel("%")
-    ax.set_ylim(*value_axis_limits(values, values))
-    ax.set_title("pass@k and maj@k")
-    ax.grid(alpha=0.3)
+    fig, ax = pyplot().subplots(figsize=(5, 3.5))
+    _k_curves(ax, [("pass@k", metrics["pass_at_k"]), ("maj@k", metrics.get("maj_at_k") or {})], "%",
+              "pass@k and maj@k")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
+
+
+def _k_curves(ax: Any, curves: Sequence[tuple[str, Mapping[str, float]]], ylabel: str, title: str) -> bool:
+    """Plot ``{k: fraction}`` curves in percent on a log2 k axis fitted to the data; False if all are empty."""
+    values: list[float] = []
+    ks: set[int] = set()
+    for label, curve in curves:
+        if curve:
+            values += [100 * v for v in curve.values()]
+            ks |= {int(k) for k in curve}
+            ax.plot([int(k) for k in curve], [100 * v for v in curve.values()], marker="o", label=label)
+    ax.set_xscale("log", base=2)
+    if ks:
+        ax.set_xticks(sorted(ks), [str(k) for k in sorted(ks)])  # 1, 2, 4, 8 rather than 2^0 ... 2^3
+    ax.set_xlabel("k")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(*value_axis_limits(values, values))
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    return bool(values)
 
 
 def _plot_status(metrics: Mapping[str, Any], path: Path) -> Path | None:
     counts = {k: v for k, v in (metrics.get("status_counts") or {}).items() if v}
     if not counts:
         return None
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5, 3.5))
+    fig, ax = pyplot().subplots(figsize=(5, 3.5))
     ax.bar(list(counts), list(counts.values()), color="#4c72b0")
     ax.set_title("samples by status")
     ax.tick_params(axis="x", rotation=30)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def _plot_lengths(samples: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
@@ -220,31 +201,23 @@ def _plot_lengths(samples: Sequence[Mapping[str, Any]], path: Path) -> Path | No
     bad = [int(s["response_tokens"]) for s in samples if not s.get("correct") and s.get("response_tokens") is not None]
     if not ok and not bad:
         return None
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5, 3.5))
+    fig, ax = pyplot().subplots(figsize=(5, 3.5))
     ax.hist([ok, bad], bins=30, label=["correct", "not correct"], stacked=True)
     ax.set_xlabel("response tokens")
     ax.set_ylabel("samples")
     ax.set_title("response length")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5, 3.5))
+    fig, ax = pyplot().subplots(figsize=(5, 3.5))
     heights = [100 * v for v in by_level.values()]
     ax.bar([f"level {k}" for k in by_level], heights, color="#55a868")
     ax.set_ylim(0, value_axis_limits(heights, heights)[1])  # bars start at 0: their length is the value
     ax.set_ylabel("accuracy %")
     ax.set_title("accuracy by difficulty level")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def value_axis_limits(lows: Sequence[float], highs: Sequence[float], *, floor: float = 0.0, ceil: float = 100.0,
@@ -273,8 +246,7 @@ def compare_figure(names: Sequence[str], metrics: Sequence[Mapping[str, Any]],
     All y-axes are fitted to the data (`value_axis_limits`); the change panel has a zero line, so a change
     whose CI excludes 0 is visible at a glance.
     """
-    plt = _plt()
-    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4.2))
+    fig, (ax1, ax2, ax3) = pyplot().subplots(1, 3, figsize=(15, 4.2))
     x = list(range(len(names)))
     acc = [100 * float(m.get("accuracy", math.nan)) for m in metrics]
     ci = [[100 * float(v) for v in m.get("accuracy_ci95", [math.nan, math.nan])] for m in metrics]
@@ -314,23 +286,8 @@ def compare_figure(names: Sequence[str], metrics: Sequence[Mapping[str, Any]],
     ax2.set_title(f"paired accuracy change vs {names[0]}")
     ax2.grid(axis="y", alpha=0.3)
 
-    values: list[float] = []
-    ks: set[int] = set()
-    for name, m in zip(names, metrics, strict=True):
-        curve = m.get("pass_at_k") or {}
-        if curve:
-            values += [100 * v for v in curve.values()]
-            ks |= {int(k) for k in curve}
-            ax3.plot([int(k) for k in curve], [100 * v for v in curve.values()], marker="o", label=name)
-    ax3.set_xscale("log", base=2)
-    if ks:
-        ax3.set_xticks(sorted(ks), [str(k) for k in sorted(ks)])  # 1, 2, 4, 8 rather than 2^0 ... 2^3
-    ax3.set_xlabel("k")
-    ax3.set_ylabel("pass@k %")
-    ax3.set_ylim(*value_axis_limits(values, values))
-    ax3.set_title("pass@k")
-    ax3.grid(alpha=0.3)
-    if values:
+    if _k_curves(ax3, [(name, m.get("pass_at_k") or {}) for name, m in zip(names, metrics, strict=True)],
+                 "pass@k %", "pass@k"):
         ax3.legend(fontsize=8)
     fig.tight_layout()
     return fig

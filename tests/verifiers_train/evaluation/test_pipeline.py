@@ -290,7 +290,7 @@ def test_a_bare_host_without_rich_or_matplotlib_still_gets_numbers(tiny_model: P
 
     for name in ("rich", "rich.progress", "rich.console", "rich.table"):
         monkeypatch.setitem(sys.modules, name, None)  # import fails, as on the bare GPU image
-    monkeypatch.setattr(_report, "_have_matplotlib", lambda: False)
+    monkeypatch.setattr(_report, "have_matplotlib", lambda: False)
     out = tmp_path / "bare"
     assert main(["checkpoint", str(tiny_model), "--dataset", "arith", "--data", str(tiny_data), "--limit", "2",
                  "--max-tokens", "8", "--out", str(out)]) == 0
