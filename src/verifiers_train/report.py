@@ -33,7 +33,7 @@ from typing import Any
 
 from verifiers.errors import DataError
 from verifiers_train.plots import pyplot, save_figure
-from verifiers_train.verl_log import CONSOLE_METRICS, read_metrics, read_run_metrics
+from verifiers_train.verl_log import CONSOLE_METRICS, read_metrics, read_run_metrics, validation_key
 
 __all__ = ["PANELS", "Flag", "Report", "build_report", "check_flags", "overview_figure", "panel_keys", "series",
            "validation_key"]
@@ -112,16 +112,7 @@ def series(rows: list[dict[str, Any]], key: str) -> tuple[list[int], list[float]
 
 def _first_key(rows: list[dict[str, Any]], patterns: tuple[str, ...]) -> str | None:
     keys = sorted({k for r in rows for k in r})
-    for pat in patterns:
-        for k in keys:
-            if re.search(pat, k):
-                return k
-    return None
-
-
-def validation_key(rows: list[dict[str, Any]]) -> str | None:
-    """The validation-accuracy metric of a run (``val-core/<source>/acc/mean@N``, else its reward)."""
-    return _first_key(rows, (r"^val-core/.+/acc/mean@\d+$", r"^val-core/.+/reward/mean@\d+$"))
+    return next((k for pat in patterns for k in keys if re.search(pat, k)), None)
 
 
 def _thirds(ys: list[float]) -> tuple[float, float]:

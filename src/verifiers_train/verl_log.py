@@ -28,6 +28,7 @@ CONSOLE_METRICS = "metrics.jsonl"  # parsed from the console by `MetricsWriter`,
 
 _STEP = re.compile(r"(?:^|[\s)\]])step:(\d+)((?: - [^\s:][^:]*:[^ ]+)+)\s*$")
 _NUMPY = re.compile(r"^np\.\w+\((.*)\)$")
+_VALIDATION = (re.compile(r"^val-core/.+/acc/mean@\d+$"), re.compile(r"^val-core/.+/reward/mean@\d+$"))
 
 
 def _number(text: str) -> float | None:
@@ -162,12 +163,14 @@ def read_run_metrics(run_dir: str | os.PathLike[str]) -> tuple[list[dict[str, An
 
 
 def validation_key(rows: list[dict[str, Any]]) -> str | None:
-    """The validation-accuracy column of verl's metrics (``val-core/<source>/acc/mean@N``; else the first
-    ``val-core/`` column), or ``None`` when the run has not validated yet."""
-    keys = sorted({k for r in rows for k in r if k.startswith("val-core/")})
-    acc = [k for k in keys if "/acc/" in k]
-    preferred = acc or keys
-    return preferred[0] if preferred else None
+    """The validation-accuracy column of verl's metrics (``val-core/<source>/acc/mean@N``, else the validation
+    reward's ``mean@N``), or ``None`` when the run has not validated yet.
+
+    verl's other ``val-core`` columns for N > 1 (``best@N/mean``, ``maj@N/mean``) sort first but are not
+    the mean.
+    """
+    keys = sorted({k for r in rows for k in r})
+    return next((k for pattern in _VALIDATION for k in keys if pattern.match(k)), None)
 
 
 def run_summary(run_dir: str | os.PathLike[str], last: int = 4) -> dict[str, Any]:

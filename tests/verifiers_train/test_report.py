@@ -19,6 +19,7 @@ from verifiers_train.verl_log import (
     parse_line,
     read_metrics,
     read_run_metrics,
+    validation_key,
 )
 
 ACC = "val-core/arith/acc/mean@1"
@@ -147,6 +148,16 @@ def test_resumed_run_parts_are_joined_later_launch_wins(tmp_path: Path) -> None:
 def test_no_metrics_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no metrics"):
         build_report(tmp_path)
+
+
+def test_validation_key_is_the_mean_not_best_or_majority_of_n() -> None:
+    """verl's val-core columns for n > 1 are mean@N, maj@N/mean and best@N/mean; the last two sort first."""
+    row = {"step": 2, "val-core/arith/acc/best@4/mean": 0.9, "val-core/arith/acc/maj@4/mean": 0.7,
+           "val-core/arith/acc/mean@4": 0.5, "val-aux/arith/reward/mean@4": 0.5}
+    assert validation_key([row]) == "val-core/arith/acc/mean@4"
+    assert validation_key([{"step": 2, "val-core/arith/reward/best@4/mean": 1.0,
+                            "val-core/arith/reward/mean@4": 0.4}]) == "val-core/arith/reward/mean@4"
+    assert validation_key([{"step": 1, "critic/score/mean": 0.2}]) is None
 
 
 def test_parse_line_handles_verl_formats() -> None:
