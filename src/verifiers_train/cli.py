@@ -52,7 +52,6 @@ def _add_prepare(sub: Any) -> None:
     from verifiers_train.templates import TEMPLATES
 
     p = sub.add_parser("prepare", help="write a dataset as verl parquet (train.parquet/test.parquet)",
-                       formatter_class=DefaultsFormatter,
                        description="Write a dataset as verl 0.9.1 parquet files. Templates: " + "; ".join(
                            f"{t.name}: {t.description}" for t in TEMPLATES.values()))
     add_task(p, tasks.names(), help="dataset to prepare (its data_source picks the reward's scorer)")
@@ -71,7 +70,7 @@ def _add_prepare(sub: Any) -> None:
     p.add_argument("--data-source", help="override the data_source column")
     p.add_argument("--splits", help="output=source split pairs, e.g. 'train=train,test=test' or 'test=test'")
     add_json(p, "the written files and counts")
-    p.set_defaults(func=_cmd_prepare, cli_parser=p)
+    p.set_defaults(func=_cmd_prepare)
 
 
 def _cmd_prepare(a: argparse.Namespace) -> int:
@@ -104,7 +103,6 @@ def _add_run(sub: Any) -> None:
 
     p = sub.add_parser(
         "run", help="build, check and launch a verl PPO/GRPO run",
-        formatter_class=DefaultsFormatter,
         description="Build `python -m verl.trainer.main_ppo` with verl 0.9.1 keys, check it, and run it.\n"
                     "Every option can also be set by its environment variable VERIFIERS_<NAME> (shown in\n"
                     "brackets, with the bare GRAIL/verl-script names still read); values taken from the\n"
@@ -142,7 +140,7 @@ def _add_run(sub: Any) -> None:
                    help="pause the run cleanly after this many seconds (with --save-freq, the same command "
                         "resumes from the last checkpoint), so a long run fits several sessions")
     add_json(p, "the plan (options, their origins, overrides, run folder)")
-    p.set_defaults(func=_cmd_run, cli_parser=p)
+    p.set_defaults(func=_cmd_run)
 
 
 def _cmd_run(a: argparse.Namespace) -> int:
@@ -214,15 +212,14 @@ def _print_plan(p: Any, file: Any) -> None:
 
 # ---------------------------------------------------------------- merge
 def _add_merge(sub: Any) -> None:
-    p = sub.add_parser("merge", help="merge a verl FSDP checkpoint into a Hugging Face folder",
-                       formatter_class=DefaultsFormatter)
+    p = sub.add_parser("merge", help="merge a verl FSDP checkpoint into a Hugging Face folder")
     p.add_argument("checkpoint", help="actor folder, global_step_N folder, checkpoint root or run dir")
     p.add_argument("-o", "--out", required=True, help="target folder for the HF model")
     p.add_argument("--component", default="actor", choices=("actor", "critic"), help="which model to merge")
     p.add_argument("--trust-remote-code", action="store_true", help="pass --trust-remote-code to verl's merger")
     p.add_argument("--dry-run", action="store_true", help="print the verl command only")
     add_json(p, "the merged folder")
-    p.set_defaults(func=_cmd_merge, cli_parser=p)
+    p.set_defaults(func=_cmd_merge)
 
 
 def _cmd_merge(a: argparse.Namespace) -> int:
@@ -239,13 +236,12 @@ def _cmd_merge(a: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- report
 def _add_report(sub: Any) -> None:
-    p = sub.add_parser("report", help="plot a run's curves and flag warning signs (PNG + HTML)",
-                       formatter_class=DefaultsFormatter)
+    p = sub.add_parser("report", help="plot a run's curves and flag warning signs (PNG + HTML)")
     p.add_argument("run_dir", help="run directory (or a metrics .jsonl file)")
     p.add_argument("-o", "--out", help="output folder (default RUN_DIR/report)")
     p.add_argument("--strict", action="store_true", help="exit 1 when any warning sign is raised")
     add_json(p, "the warning signs and written files")
-    p.set_defaults(func=_cmd_report, cli_parser=p)
+    p.set_defaults(func=_cmd_report)
 
 
 def _cmd_report(a: argparse.Namespace) -> int:
@@ -258,18 +254,17 @@ def _cmd_report(a: argparse.Namespace) -> int:
     print(f"wrote {r.html} and {len(r.pngs)} PNGs", file=human)
     if a.json:
         emit_json({"html": str(r.html), "pngs": [str(x) for x in r.pngs],
-                   "flags": [{"name": f.name, "status": f.status, "detail": f.detail} for f in r.flags]})
+                   "flags": [asdict(f) for f in r.flags]})
     return 1 if a.strict and any(f.status == "warn" for f in r.flags) else 0
 
 
 # ---------------------------------------------------------------- status
 def _add_status(sub: Any) -> None:
-    p = sub.add_parser("status", help="where a run stands: last checkpoint, validation, last steps, failures",
-                       formatter_class=DefaultsFormatter)
+    p = sub.add_parser("status", help="where a run stands: last checkpoint, validation, last steps, failures")
     p.add_argument("run_dir", help="run directory of `verifiers-train run`")
     p.add_argument("--last", type=int, default=4, help="how many of the last training steps to show")
     add_json(p, "the run's state")
-    p.set_defaults(func=_cmd_status, cli_parser=p)
+    p.set_defaults(func=_cmd_status)
 
 
 def _cmd_status(a: argparse.Namespace) -> int:
@@ -319,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for entry in SUBCOMMANDS.values():
         _registrar(entry)(sub)
-    for p in sub.choices.values():  # registrars from other modules get the shared conventions too
+    for p in sub.choices.values():  # every subcommand, also those registered from other modules
         p.formatter_class = DefaultsFormatter
         if p.get_default("cli_parser") is None:
             p.set_defaults(cli_parser=p)

@@ -267,10 +267,9 @@ def resolve(values: Mapping[str, Any] | None = None, *, env: Mapping[str, str] |
     origin: dict[str, str] = {name: "default" for name in _FIELDS}
     if config_path:
         origin["config"] = "flag/keyword" if "config" in (values_in or {}) else f"env {env_name('config')}"
-    preset_from = next((where for where, name in (
+    preset_from, preset = next(((where, name) for where, name in (
         ("flag/keyword", values.get("preset") or preset), (f"env {env_name('preset')}", env.get(env_name("preset"))),
-        (f"file {config_path}", from_file.get("preset"))) if name), None)
-    preset = values.get("preset") or preset or env.get(env_name("preset")) or from_file.get("preset") or None
+        (f"file {config_path}", from_file.get("preset"))) if name), (None, None))
     if preset:
         for name, value in get_preset(preset).items():
             chosen[name], origin[name] = value, f"preset {preset}"

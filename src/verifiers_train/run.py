@@ -41,7 +41,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -158,13 +158,11 @@ def check_options(o: RunOptions) -> list[str]:
     one_of(o.algo, ALGOS, "algo")
     tasks.get(o.dataset, DataError, "dataset")
     positive = ("gpus", "nodes", "tp", "batch_size", "mini_batch_size", "micro_batch_size",
-                "log_prob_micro_batch_size", "max_prompt_length", "max_response_length", "epochs")
+                "log_prob_micro_batch_size", "max_prompt_length", "max_response_length", "epochs", "rollouts")
     for name in positive:
-        if getattr(o, name) <= 0:
-            raise ConfigError(f"{name} must be positive, got {getattr(o, name)}")
+        if o.algo_default(name) <= 0:  # rollouts: its per-algorithm default when unset
+            raise ConfigError(f"{name} must be positive, got {o.algo_default(name)}")
     n = o.algo_default("rollouts")
-    if n <= 0:
-        raise ConfigError(f"rollouts must be positive, got {n}")
     if o.algo == "grpo" and n < 2:
         raise ConfigError(f"grpo needs rollouts >= 2 (advantages are relative within a group); got {n}")
     total = o.gpus * o.nodes
@@ -243,6 +241,7 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
     kl_loss = o.algo_default("kl_loss")
     max_tokens = o.max_tokens_per_gpu or 2 * (o.max_prompt_length + o.max_response_length)
     save = ["model", "optimizer", "extra"] + (["hf_model"] if o.save_hf else [])
+    # A value of None leaves the key out: verl keeps its own default.
     kv: list[tuple[str, Any]] = [
         ("algorithm.adv_estimator", "grpo" if o.algo == "grpo" else "gae"),
         ("algorithm.use_kl_in_reward", o.kl_in_reward),
@@ -258,7 +257,7 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
         ("actor_rollout_ref.model.use_remove_padding", o.remove_padding),
         ("actor_rollout_ref.model.enable_gradient_checkpointing", o.gradient_checkpointing),
         ("actor_rollout_ref.actor.optim.lr", o.lr),
-        *((("actor_rollout_ref.actor.optim.lr_warmup_steps", o.warmup_steps),) if o.warmup_steps is not None else ()),
+        ("actor_rollout_ref.actor.optim.lr_warmup_steps", o.warmup_steps),
         ("actor_rollout_ref.actor.ppo_mini_batch_size", o.mini_batch_size),
         ("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", o.micro_batch_size),
         ("actor_rollout_ref.actor.use_dynamic_bsz", o.dynamic_bsz),
@@ -286,16 +285,12 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
         ("actor_rollout_ref.rollout.top_k", o.top_k),
         ("actor_rollout_ref.rollout.enforce_eager", o.enforce_eager),
         ("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", o.log_prob_micro_batch_size),
+        ("actor_rollout_ref.actor.ppo_max_token_len_per_gpu", max_tokens if o.dynamic_bsz else None),
+        ("actor_rollout_ref.model.lora_rank", o.lora_rank if o.lora_rank > 0 else None),
+        ("actor_rollout_ref.model.lora_alpha", o.lora_alpha if o.lora_rank > 0 else None),
+        ("actor_rollout_ref.rollout.agent.num_workers", o.agent_workers),
+        ("data.dataloader_num_workers", o.dataloader_workers),
     ]
-    if o.dynamic_bsz:
-        kv.append(("actor_rollout_ref.actor.ppo_max_token_len_per_gpu", max_tokens))
-    if o.lora_rank > 0:
-        kv += [("actor_rollout_ref.model.lora_rank", o.lora_rank),
-               ("actor_rollout_ref.model.lora_alpha", o.lora_alpha)]
-    if o.agent_workers is not None:
-        kv.append(("actor_rollout_ref.rollout.agent.num_workers", o.agent_workers))
-    if o.dataloader_workers is not None:
-        kv.append(("data.dataloader_num_workers", o.dataloader_workers))
     if o.algo == "ppo":
         kv += [
             ("critic.model.path", o.algo_default("critic_model")),
@@ -307,16 +302,12 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
             ("critic.fsdp.param_offload", o.param_offload),
             ("critic.fsdp.optimizer_offload", o.optimizer_offload),
             ("critic.fsdp.use_torch_compile", o.torch_compile),
+            ("critic.ppo_max_token_len_per_gpu", max_tokens * 2 if o.dynamic_bsz else None),
         ]
-        if o.dynamic_bsz:
-            kv.append(("critic.ppo_max_token_len_per_gpu", max_tokens * 2))
     kv += [
         ("reward.custom_reward_function.path", REWARD_PATH),
         ("reward.custom_reward_function.name", REWARD_NAME),
-    ]
-    if o.reward_workers is not None:
-        kv.append(("reward.num_workers", o.reward_workers))
-    kv += [
+        ("reward.num_workers", o.reward_workers),
         ("trainer.logger", _loggers(o.logger)),
         ("trainer.project_name", o.project),
         ("trainer.experiment_name", o.experiment),
@@ -334,10 +325,9 @@ def build_overrides(o: RunOptions, data_dir: Path, run_dir: Path) -> list[str]:
         # v0 (main_ppo_v0's TaskRunner) is what the recorded GPU runs used; v1 also needs transfer_queue
         ("trainer.use_v1", o.trainer == "v1"),
         ("trainer.resume_mode", "auto"),
+        ("trainer.total_training_steps", o.total_steps),
     ]
-    if o.total_steps is not None:
-        kv.append(("trainer.total_training_steps", o.total_steps))
-    out = [f"{k}={hydra_value(v)}" for k, v in kv]
+    out = [f"{k}={hydra_value(v)}" for k, v in kv if v is not None]
     # Hydra's own output (config copies, main_ppo.log) goes into the run folder, not ./outputs/DATE/TIME
     out.append(f"hydra.run.dir={hydra_value(str(run_dir / 'hydra'))}")
     # Keys outside verl's schema need a leading "+" (the composed config is in struct mode).
@@ -375,15 +365,12 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
     warnings = check_options(o)
     run_dir = Path(o.out or Path("runs") / str(o.experiment)).expanduser().resolve()
     data_dir = Path(o.data).expanduser().resolve() if o.data else run_dir / "data"
-    needs_prepare = False
     missing = [f for f in ("train.parquet", "test.parquet") if not (data_dir / f).is_file()]
-    if missing:
-        if o.data:
-            raise DataError(f"--data {o.data} lacks {', '.join(missing)}; make it with "
-                            f"`verifiers-train prepare --dataset {o.dataset} --out {o.data}`, or omit --data to "
-                            "prepare into the run directory")
-        needs_prepare = True
-    else:
+    if missing and o.data:
+        raise DataError(f"--data {o.data} lacks {', '.join(missing)}; make it with "
+                        f"`verifiers-train prepare --dataset {o.dataset} --out {o.data}`, or omit --data to "
+                        "prepare into the run directory")
+    if not missing:
         meta = read_meta(data_dir)
         if meta and meta.get("dataset") not in (None, o.dataset):
             raise DataError(f"{data_dir} was prepared for dataset {meta['dataset']!r}, not {o.dataset!r}; "
@@ -397,7 +384,7 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
             raise ConfigError(f"extra override {extra!r} is not KEY=VALUE (Hydra syntax)")
     check_overrides(extra_overrides)
     warnings += [f"{var} is set but ignored: {why}" for var, why in IGNORED_ENV.items() if var in env_values]
-    return RunPlan(o, origin, run_dir, data_dir, needs_prepare, build_overrides(o, data_dir, run_dir),
+    return RunPlan(o, origin, run_dir, data_dir, bool(missing), build_overrides(o, data_dir, run_dir),
                    list(extra_overrides), warnings, env_values)
 
 
@@ -413,18 +400,12 @@ def verl_keys() -> frozenset[str]:
 
     from verifiers_train.verl_check import compose
 
-    tree = OmegaConf.to_container(compose([]), resolve=False)
-    keys: set[str] = set()
+    def walk(node: Any, prefix: str) -> Iterator[str]:
+        for k, v in node.items() if isinstance(node, dict) else ():
+            yield f"{prefix}{k}"
+            yield from walk(v, f"{prefix}{k}.")
 
-    def walk(node: Any, prefix: str) -> None:
-        if isinstance(node, dict):
-            for k, v in node.items():
-                key = f"{prefix}{k}"
-                keys.add(key)
-                walk(v, key + ".")
-
-    walk(tree, "")
-    return frozenset(keys)
+    return frozenset(walk(OmegaConf.to_container(compose([]), resolve=False), ""))
 
 
 def _split_override(text: str) -> tuple[str, str]:
@@ -559,11 +540,9 @@ def _cuda_devices() -> int:
     """GPUs torch can see (0 without torch or CUDA)."""
     try:
         import torch
-    except ImportError:
-        return 0
-    try:
+
         return int(torch.cuda.device_count())
-    except Exception:  # noqa: BLE001 - a broken driver is "no GPU" for this check
+    except Exception:  # noqa: BLE001 - no torch, or a broken driver: "no GPU" for this check
         return 0
 
 

@@ -505,8 +505,7 @@ def _run(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add ``verifiers-train tiny-model`` to a ``verifiers-train`` subparsers object."""
     p = sub.add_parser("tiny-model", help="build a tiny Qwen2 model + tokenizer, SFT-trained to partial accuracy",
-                       description=(__doc__ or "").split("\n")[0],
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                       description=(__doc__ or "").split("\n")[0])
     _add_arguments(p)
     p.set_defaults(func=_run)
 

@@ -23,6 +23,7 @@ from verifiers.errors import ConfigError, one_of
 from verifiers_train import console
 from verifiers_train.evaluation._backend_factory import BACKENDS, make_backend
 from verifiers_train.evaluation._backends import Backend, GenerationRequest, SamplingConfig, base_seed
+from verifiers_train.evaluation._data_parallel import DataParallelBackend
 from verifiers_train.evaluation._models import model_fingerprint, resolve_model
 from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.evaluation._samples import SampleRow, finish_run, sample_row
@@ -93,24 +94,16 @@ class EvalConfig:
     progress: bool = True
 
     def __post_init__(self) -> None:
-        check_sampling(self.n, self.temperature)
+        # several samples per problem under greedy decoding are identical, so pass@k = maj@k = pass@1
+        if self.n > 1 and self.temperature == 0:
+            raise ConfigError(f"--n {self.n} with --temperature 0 (greedy) gives {self.n} identical samples "
+                              "per problem, so pass@k = maj@k = pass@1; add --temperature 0.6 (or any value "
+                              "> 0) to sample, or use --n 1 for greedy")
 
     @property
     def sampling(self) -> SamplingConfig:
         """The sampling part of the config (validated)."""
         return SamplingConfig(self.n, self.temperature, self.top_p, self.max_tokens)
-
-
-def check_sampling(n: int, temperature: float) -> None:
-    """Refuse several samples per problem under greedy decoding: they are identical, so pass@k = maj@k = pass@1.
-
-    Raises:
-        ConfigError: ``n > 1`` with ``temperature == 0``, with the one-line fix.
-    """
-    if n > 1 and temperature == 0:
-        raise ConfigError(f"--n {n} with --temperature 0 (greedy) gives {n} identical samples per problem, so "
-                          f"pass@k = maj@k = pass@1; add --temperature 0.6 (or any value > 0) to sample, or "
-                          "use --n 1 for greedy")
 
 
 @dataclass(frozen=True)
@@ -176,7 +169,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     generated = 0
     if pending:
         t0 = time.perf_counter()
-        factory = backend_factory or _default_factory(cfg)
+        factory = backend_factory or (DataParallelBackend if _on_ray(cfg) else make_backend)
         backend = factory(cfg.backend, model_path, **_backend_options(cfg))
         timing["load_s"] = time.perf_counter() - t0
         scorer = BackgroundScorer(cfg.dataset, cfg.preset, template, cfg.score_workers, sandbox=_sandbox(cfg))
@@ -273,14 +266,6 @@ def _backend_options(cfg: EvalConfig) -> dict[str, Any]:
 
 def _on_ray(cfg: EvalConfig) -> bool:
     return cfg.data_parallel > 1 or bool(cfg.ray_address)
-
-
-def _default_factory(cfg: EvalConfig) -> Callable[..., Backend]:
-    if not _on_ray(cfg):
-        return make_backend
-    from verifiers_train.evaluation._data_parallel import DataParallelBackend
-
-    return DataParallelBackend
 
 
 def _sandbox(cfg: EvalConfig) -> str:

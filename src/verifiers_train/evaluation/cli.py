@@ -15,6 +15,7 @@ Exit status: 0 on success, 2 on bad input (``verifiers-eval COMMAND: error: MESS
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
 from collections.abc import Sequence
@@ -141,21 +142,15 @@ def _resume_hint(args: argparse.Namespace) -> str | None:
 
 
 def _config(args: argparse.Namespace) -> Any:
+    """The `EvalConfig` of ``checkpoint``'s flags: each field's flag of the same name, but for these."""
     from verifiers_train.evaluation._run import EvalConfig
 
-    options: dict[str, Any] = {}
-    if args.backend == "vllm":
-        options = {"tensor_parallel_size": args.tensor_parallel_size,
-                   "gpu_memory_utilization": args.gpu_memory_utilization,
-                   "max_model_len": args.max_model_len, "enforce_eager": args.enforce_eager}
-    return EvalConfig(model=args.model, dataset=args.task, data=args.data, split=args.split,
-                      template=args.template, system_prompt=args.system_prompt, preset=args.preset,
-                      backend=args.backend, n=args.n, temperature=args.temperature, top_p=args.top_p,
-                      max_tokens=args.max_tokens, limit=args.limit, seed=args.seed, dtype=args.dtype, out=args.out,
-                      resume=args.resume, chunk_problems=args.chunk_problems, score_workers=args.workers,
-                      merge_dir=args.merge_dir, backend_options=options, data_parallel=args.data_parallel,
-                      ray_address=args.ray_address, sandbox=args.sandbox, report=not args.no_report,
-                      progress=not args.quiet)
+    vllm = ("tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "enforce_eager")
+    other = {"dataset": args.task, "score_workers": args.workers, "report": not args.no_report,
+             "progress": not args.quiet,
+             "backend_options": {k: getattr(args, k) for k in vllm} if args.backend == "vllm" else {}}
+    return EvalConfig(**{f.name: other[f.name] if f.name in other else getattr(args, f.name)
+                         for f in dataclasses.fields(EvalConfig)})
 
 
 def _checkpoint(args: argparse.Namespace) -> int:
