@@ -123,14 +123,9 @@ class DataParallelBackend:
         shards = [s for s in split_requests(requests, len(self._actors)) if s]
         refs = [a.generate.remote([requests[i] for i in shard], sampling)
                 for a, shard in zip(self._actors, shards, strict=False)]
-        by_problem: dict[int, list[Completion]] = {}
-        for part in self._ray.get(refs):
-            for c in part:
-                by_problem.setdefault(c.problem_index, []).append(c)
-        out: list[Completion] = []
-        for req in requests:
-            out.extend(sorted(by_problem.pop(req.problem_index, []), key=lambda c: c.sample_index))
-        return out
+        order = {req.problem_index: i for i, req in enumerate(requests)}
+        return sorted((c for part in self._ray.get(refs) for c in part),
+                      key=lambda c: (order[c.problem_index], c.sample_index))
 
     def close(self) -> None:
         """Shut every replica's engine down and end the actors."""

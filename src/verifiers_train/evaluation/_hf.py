@@ -44,11 +44,8 @@ class HFBackend:
         one_of(dtype, _DTYPES, "dtype")
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer = load_tokenizer(model)
-        torch_dtype: Any
-        if dtype == "auto":
-            torch_dtype = torch.float32 if self.device == "cpu" else "auto"
-        else:
-            torch_dtype = getattr(torch, dtype)
+        torch_dtype: Any = (getattr(torch, dtype) if dtype != "auto"
+                            else torch.float32 if self.device == "cpu" else "auto")
         self.model: Any
         try:
             self.model = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype)

@@ -53,11 +53,7 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 def k_values(n: int) -> list[int]:
     """Powers of two up to ``n`` (1, 2, 4, ...), the k reported for pass@k and maj@k."""
-    out, k = [], 1
-    while k <= n:
-        out.append(k)
-        k *= 2
-    return out
+    return [2**i for i in range(max(n, 0).bit_length())]
 
 
 def cluster_answers(answers: Sequence[str | None], equivalent: Equivalence | None) -> list[int]:
@@ -83,10 +79,8 @@ def cluster_answers(answers: Sequence[str | None], equivalent: Equivalence | Non
             continue
         label = by_string.get(ans)
         if label is None:
-            for i, rep in enumerate(reps):
-                if equivalent is not None and _safe_equivalent(equivalent, rep, ans):
-                    label = i
-                    break
+            label = next((i for i, rep in enumerate(reps)
+                          if equivalent is not None and _safe_equivalent(equivalent, rep, ans)), None)
             if label is None:
                 label = len(reps)
                 reps.append(ans)
@@ -147,14 +141,6 @@ def bootstrap_ci(values: Sequence[float], *, iterations: int = BOOTSTRAP_ITERATI
     means = arr[rng.integers(0, len(arr), size=(iterations, len(arr)))].mean(axis=1)
     lo, hi = np.quantile(means, [(1 - level) / 2, 1 - (1 - level) / 2])
     return (float(lo), float(hi))
-
-
-def per_problem_accuracy(samples: Iterable[Mapping[str, Any]]) -> dict[str, float]:
-    """Share of correct samples for each ``problem_id``."""
-    groups: dict[str, list[bool]] = defaultdict(list)
-    for s in samples:
-        groups[str(s["problem_id"])].append(bool(s["correct"]))
-    return {p: sum(v) / len(v) for p, v in groups.items()}
 
 
 def paired_difference(base: Mapping[str, float], other: Mapping[str, float], *, seed: int = 0
@@ -222,20 +208,18 @@ def compute_metrics(samples: Iterable[Mapping[str, Any]], *, equivalent: Equival
                       for k in ks},
     }
     if equivalent is not None:
-        maj: dict[str, float] = {}
         labels = [cluster_answers([s.get("extracted") for s in g], equivalent) for g in groups]
-        for k in ks:
-            maj[str(k)] = _mean([majority_at_k(lab, [bool(s["correct"]) for s in g], k, seed=seed + i)
-                                 for i, (lab, g) in enumerate(zip(labels, groups, strict=True))])
-        metrics["maj_at_k"] = maj
+        metrics["maj_at_k"] = {
+            str(k): _mean([majority_at_k(lab, [bool(s["correct"]) for s in g], k, seed=seed + i)
+                           for i, (lab, g) in enumerate(zip(labels, groups, strict=True))])
+            for k in ks}
     counts = Counter(str(s["status"]) for s in all_samples)
     metrics["status_counts"] = {st: counts.get(st, 0) for st in STATUSES}
     metrics["format_compliance"] = _mean([float(format_ok(s)) for s in all_samples])
     metrics["mean_reward"] = _mean([float(s.get("reward", 0.0)) for s in all_samples])
     lengths = [int(s["response_tokens"]) for s in all_samples if s.get("response_tokens") is not None]
     metrics["mean_response_tokens"] = _mean(lengths) if lengths else None
-    truncated = [s for s in all_samples if s.get("finish_reason") == "length"]
-    metrics["truncated"] = len(truncated)
+    metrics["truncated"] = sum(s.get("finish_reason") == "length" for s in all_samples)
     if timing:
         gen_s = float(timing.get("generate_s", 0.0))
         metrics["throughput"] = {
@@ -249,7 +233,7 @@ def compute_metrics(samples: Iterable[Mapping[str, Any]], *, equivalent: Equival
 
 
 def accuracy_by(samples: Iterable[Mapping[str, Any]], key: str) -> dict[str, float]:
-    """Share of correct samples per value of ``key`` (e.g. ``level``), for samples that have it."""
+    """Share of correct samples per value of ``key`` (``level``, ``problem_id``), for samples that have it."""
     groups: dict[str, list[bool]] = {}
     for s in samples:
         if key in s:

@@ -13,11 +13,11 @@ import re
 import sys
 from pathlib import Path
 
+from verifiers.cli_common import is_hub_name
 from verifiers.errors import ConfigError
 
 # Where merged verl checkpoints go unless --merge-dir is given.
 CACHE_ENV = "VERIFIERS_CACHE"
-_HUB_NAME = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 _SHARD = re.compile(r"model_world_size_\d+_rank_\d+\.pt")
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt")
 _EDGE_BYTES = 1 << 16  # fingerprint reads this much from each end of a weight file, not the whole file
@@ -40,10 +40,7 @@ def verl_actor_dir(path: Path) -> Path | None:
 
 def _walk2(path: Path) -> list[Path]:
     """Files in ``path`` and its direct subfolders (enough to spot ``global_step_N/actor`` shards)."""
-    out: list[Path] = []
-    for p in path.iterdir():
-        out += list(p.iterdir()) if p.is_dir() else [p]
-    return out
+    return [q for p in path.iterdir() for q in (p.iterdir() if p.is_dir() else [p])]
 
 
 def resolve_model(model: str, *, merge_dir: str | os.PathLike[str] | None = None) -> str:
@@ -73,7 +70,7 @@ def resolve_model(model: str, *, merge_dir: str | os.PathLike[str] | None = None
                           "checkpoint (fsdp_config.json + model_world_size_*_rank_0.pt); point MODEL at one of those")
     if path.exists():
         raise ConfigError(f"{model} is a file; MODEL must be a model directory, a verl checkpoint dir or a hub name")
-    if _HUB_NAME.fullmatch(model) and not model.startswith((".", "/", "~")):
+    if is_hub_name(model):
         return model
     raise ConfigError(f"model not found: {model} does not exist (and is not an org/name hub id); "
                       "check the path")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.errors import DataError
-from verifiers_train.evaluation._metrics import paired_difference, per_problem_accuracy
+from verifiers_train.evaluation._metrics import accuracy_by, paired_difference
 from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.plots import have_matplotlib, pyplot, save_figure
 
@@ -47,8 +47,7 @@ def write_report(run_dir: str | os.PathLike[str], config: Mapping[str, Any], met
     body += [f'<img src="plots/{_e(p.name)}" alt="{_e(p.stem)}" style="max-width:48%">' for p in images if p]
     body.append("<h2>Examples</h2>")
     for status in ("correct", "incorrect", "no_answer", "timeout", "error"):
-        picked = [s for s in samples if s.get("status") == status][:EXAMPLES_PER_STATUS]
-        for s in picked:
+        for s in [x for x in samples if x.get("status") == status][:EXAMPLES_PER_STATUS]:
             body.append(f"<h3>{_e(status)}: {_e(str(s.get('problem_id')))} #{s.get('sample_index')}</h3>"
                         f"<p>gold <code>{_e(str(s.get('gold')))}</code>, extracted "
                         f"<code>{_e(str(s.get('extracted')))}</code></p>"
@@ -106,9 +105,7 @@ def write_compare(run_dirs: Sequence[str | os.PathLike[str]], out_dir: str | os.
     runs = [load_run(d) for d in run_dirs]
     names = list(labels) if labels else _labels(run_dirs)
     tables = [dict(summary_rows(m)) for _, m in runs]
-    keys: list[str] = []
-    for t in tables:
-        keys += [k for k in t if k not in keys]
+    keys = list(dict.fromkeys(k for t in tables for k in t))
     header = ["metric", *names]
     rows = [[k, *[str(t.get(k, "")) for t in tables]] for k in keys]
     diffs = paired_differences(run_dirs)
@@ -134,7 +131,7 @@ def paired_differences(run_dirs: Sequence[str | os.PathLike[str]]) -> list[dict[
         One entry per run: ``None`` for the first (the baseline) and for a run sharing no problem with it,
         else `paired_difference`'s ``{"difference", "ci95", "problems"}`` (fractions, not points).
     """
-    acc = [per_problem_accuracy(RunDir(d).read_samples(repair=False)) for d in run_dirs]
+    acc = [accuracy_by(RunDir(d).read_samples(repair=False), "problem_id") for d in run_dirs]
     return [None] + [paired_difference(acc[0], other) if acc[0] and other else None for other in acc[1:]]
 
 

@@ -21,7 +21,7 @@ from verifiers.rows import STDIN, BadRow, gold_of, read_rows, response_of, tests
 from verifiers.tasks import Reference
 from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.evaluation._samples import GENERATION_KEYS, finish_run
-from verifiers_train.evaluation._scoring import BackgroundScorer, ScoreJob
+from verifiers_train.evaluation._scoring import ScoreJob, score_jobs
 
 
 def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None = None, split: str = "test",
@@ -99,12 +99,7 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
             sample.setdefault("level", problem.meta["level"])
         samples.append(sample)
         jobs.append(ScoreJob(r["response"], reference))
-    scorer = BackgroundScorer(dataset, preset, template, workers or None)
-    try:
-        scores = scorer.submit(jobs).result()
-    finally:
-        scorer.close()
-    for s, sc in zip(samples, scores, strict=True):
+    for s, sc in zip(samples, score_jobs(dataset, preset, template, jobs, workers or None), strict=True):
         s.update(sc)
     run = RunDir(out or Path(path).with_name(Path(path).stem + "-scored"))
     if run.exists() and not overwrite:

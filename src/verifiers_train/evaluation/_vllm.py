@@ -78,17 +78,9 @@ class VLLMBackend:
         model_dir = model if os.path.isdir(model) else None
         self.tensor_parallel_size = tensor_parallel_size or pick_tensor_parallel(visible_gpu_count(), model_dir)
         self.tokenizer = load_tokenizer(model)
-        kwargs: dict[str, Any] = {
-            "model": model,
-            "dtype": dtype,
-            "tensor_parallel_size": self.tensor_parallel_size,
-            "gpu_memory_utilization": gpu_memory_utilization,
-            "enforce_eager": enforce_eager,
-            "seed": seed,
-        }
-        if max_model_len:
-            kwargs["max_model_len"] = max_model_len
-        self.llm = LLM(**kwargs)
+        self.llm = LLM(model=model, dtype=dtype, tensor_parallel_size=self.tensor_parallel_size,
+                       gpu_memory_utilization=gpu_memory_utilization, enforce_eager=enforce_eager, seed=seed,
+                       **({"max_model_len": max_model_len} if max_model_len else {}))
 
     def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
         """Prompt text and ids after the chat template."""

@@ -177,10 +177,10 @@ def test_compute_metrics_on_a_hand_checked_run() -> None:
     assert m["throughput"]["prompts_per_s"] == pytest.approx(1.0)
 
 
-def test_per_problem_accuracy_groups_samples() -> None:
+def test_accuracy_by_problem_groups_samples() -> None:
     rows = [{"problem_id": "a", "correct": True}, {"problem_id": "a", "correct": False},
             {"problem_id": 7, "correct": True}]
-    assert _metrics.per_problem_accuracy(rows) == {"a": 0.5, "7": 1.0}
+    assert _metrics.accuracy_by(rows, "problem_id") == {"a": 0.5, "7": 1.0}
 
 
 def test_paired_difference_uses_shared_problems_only() -> None:
