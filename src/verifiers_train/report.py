@@ -207,9 +207,7 @@ def panel_keys(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
     all_keys = sorted({k for r in rows for k in r if k != "step"})
     panels: dict[str, list[str]] = {}
     for title, patterns in PANELS.items():
-        keys: list[str] = []
-        for pat in patterns:
-            keys += [k for k in all_keys if re.search(pat, k) and k not in keys]
+        keys = list(dict.fromkeys(k for pat in patterns for k in all_keys if re.search(pat, k)))
         kept: list[str] = []
         for key in keys:
             if not any(series(rows, key) == series(rows, k) for k in kept):
@@ -230,12 +228,11 @@ def _magnitude(rows: list[dict[str, Any]], key: str) -> float:
     return statistics.median(ys) if ys else 0.0
 
 
-def _split_by_magnitude(rows: list[dict[str, Any]], keys: list[str]) -> tuple[list[str], list[str]]:
-    """Keys near the largest series' size, and keys more than `LOG_AXIS_RATIO` times smaller."""
+def _smaller_series(rows: list[dict[str, Any]], keys: list[str]) -> list[str]:
+    """Keys whose series is more than `LOG_AXIS_RATIO` times smaller than the largest one (median sizes)."""
     sizes = {k: _magnitude(rows, k) for k in keys}
     top = max(sizes.values(), default=0.0)
-    small = [k for k in keys if top > 0 and sizes[k] * LOG_AXIS_RATIO < top]
-    return [k for k in keys if k not in small], small
+    return [k for k in keys if top > 0 and sizes[k] * LOG_AXIS_RATIO < top]
 
 
 def _draw_panel(ax: Any, rows: list[dict[str, Any]], title: str, keys: list[str]) -> None:
@@ -249,7 +246,7 @@ def _draw_panel(ax: Any, rows: list[dict[str, Any]], title: str, keys: list[str]
         ax.set_xticks([])
         ax.set_yticks([])
         return
-    _, small = _split_by_magnitude(rows, keys)
+    small = _smaller_series(rows, keys)
     positive = all(y > 0 for k in keys for y in _finite(series(rows, k)[1]))
     right = ax.twinx() if small and not positive else None
     handles = []

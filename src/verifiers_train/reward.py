@@ -79,23 +79,12 @@ def _scorer(name: str) -> Scorer:
     return next(spec for spec in map(registry.get, registry.names()) if spec.scorer_name == name).scorer()
 
 
-def _plain(value: Any) -> Any:
-    """OmegaConf containers (what verl passes from Hydra) -> plain Python."""
-    if hasattr(value, "items") and not isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple) or type(value).__name__ == "ListConfig":
-        return [_plain(v) for v in value]
-    return value
-
-
 def freeze(value: Any) -> Any:
-    """Reward kwargs (possibly OmegaConf containers) as nested tuples, hashable for the config cache."""
-    value = _plain(value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
-    if isinstance(value, list):
+    """Reward kwargs (possibly OmegaConf containers, as verl passes them from Hydra) as nested tuples,
+    hashable for the config cache: a mapping becomes its sorted ``(key, value)`` pairs, a list a tuple."""
+    if hasattr(value, "items"):
+        return tuple(sorted((str(k), freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple) or type(value).__name__ == "ListConfig":
         return tuple(freeze(v) for v in value)
     return value
 
@@ -178,10 +167,9 @@ def check_reward_kwargs(tasks: tuple[str, ...] | None = None, **reward_kwargs: A
     if reward_kwargs.get("task"):
         tasks = (task_for(reward_kwargs["task"]) or reward_kwargs["task"],)
     tasks = scorer_names() if tasks is None else tasks
-    for t in tasks:
-        one_of(t, scorer_names(), "reward task")
     known: set[str] = {"task"}
     for t in tasks:
+        one_of(t, scorer_names(), "reward task")
         try:
             known |= _fields(t)
         except ImportError as e:

@@ -115,7 +115,6 @@ PRESETS: dict[str, TinyPreset] = {
 # The smoke slice of arith: level 1 (one addition or subtraction) with every number in the question <= this.
 EASY_ARITH_MAX = 9
 EASY_ARITH_TEST = 200  # test problems written beside the model for `verifiers-eval`
-SIZES: dict[str, TinySize] = {name: p.arch for name, p in PRESETS.items()}
 AUTO_SIZE = "auto"  # `small` with CUDA, `smoke` without
 
 
@@ -178,13 +177,9 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
 
     t0 = time.perf_counter()
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    if isinstance(size, TinySize):
-        name, preset = "custom", PRESETS["small"]
-        arch = size
-    else:
-        name = resolve_size(size, device)
-        preset = PRESETS[name]
-        arch = preset.arch
+    name = "custom" if isinstance(size, TinySize) else resolve_size(size, device)
+    preset = PRESETS["small" if name == "custom" else name]
+    arch = size if isinstance(size, TinySize) else preset.arch
     steps = preset.steps if steps is None else steps
     batch_size = batch_size or preset.batch_size
     lr = lr or preset.lr
@@ -254,6 +249,7 @@ def _train(out: Path, problems: Sequence[Problem], *, dataset: str, template: st
            say: Callable[[str], Any], progress: str) -> tuple[Any, Any, float, float, int]:
     """Tokenizer + SFT + greedy check; returns ``(model, tokenizer, final loss, accuracy, parameters)``."""
     import torch
+    from torch.nn.utils.rnn import pad_sequence
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
     from verifiers_train.templates import build_messages
@@ -292,14 +288,10 @@ def _train(out: Path, problems: Sequence[Problem], *, dataset: str, template: st
     with console.progress(progress, "SFT", steps, say) as bar:
         for _ in range(steps):
             batch = rng.sample(encoded, min(batch_size, len(encoded)))
-            width = max(len(x) for x, _ in batch)
-            ids = torch.full((len(batch), width), tok.pad_token_id)
-            labels = torch.full((len(batch), width), -100)
-            mask = torch.zeros((len(batch), width), dtype=torch.long)
-            for i, (x, y) in enumerate(batch):
-                ids[i, : len(x)] = torch.tensor(x)
-                labels[i, : len(y)] = torch.tensor(y)
-                mask[i, : len(x)] = 1
+            ids = pad_sequence([torch.tensor(x) for x, _ in batch], batch_first=True,
+                               padding_value=tok.pad_token_id)
+            labels = pad_sequence([torch.tensor(y) for _, y in batch], batch_first=True, padding_value=-100)
+            mask = pad_sequence([torch.ones(len(x), dtype=torch.long) for x, _ in batch], batch_first=True)
             loss = model(input_ids=ids.to(device), attention_mask=mask.to(device), labels=labels.to(device)).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -19,7 +19,6 @@ from verifiers_train import tiny
 from verifiers_train.tiny import (
     EASY_ARITH_MAX,
     INFO_FILE,
-    SIZES,
     TinySize,
     build_tiny_model,
     easy_arith_rows,
@@ -76,7 +75,7 @@ def test_unknown_size_and_too_little_data_are_config_errors(tmp_path: Path) -> N
         build_tiny_model(tmp_path / "m", size="huge", log=None)
     with pytest.raises(ConfigError, match="need more than"):
         build_tiny_model(tmp_path / "m", problems=[], size="test", log=None)
-    assert set(SIZES) == {"small", "test", "smoke"}
+    assert set(tiny.PRESETS) == {"small", "test", "smoke"}
     with pytest.raises(ConfigError, match="unknown tiny model size 'huge'"):
         resolve_size("huge", "cpu")
     assert not list(tmp_path.iterdir())  # a refused build leaves nothing behind
