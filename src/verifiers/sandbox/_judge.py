@@ -923,7 +923,8 @@ class _Planner:
         rest = self.if_clause(n, i, j + 1)
         return ("if", self.plan(cond, True), rest if rest is not None else ("for_lit", ()))
 
-    def wrap_leaf(self, call: ast.Call, args: tuple[Node, ...], kw: tuple[tuple[str, Node], ...]) -> None:
+    def wrap_leaf(self, call: ast.Call, args: tuple[Node, ...],
+                  kw: tuple[tuple[str | None, Node], ...]) -> None:
         """Give a one-argument judge builtin call's program argument its `Leaf.wrap` (``str(__leafvalue__)``).
 
         One argument only: any other argument is test data (``math.isclose(f(1), 2.5)``), and test data
@@ -945,7 +946,7 @@ class _Planner:
         classes or objects (``isinstance(s, Stack)``, ``callable(f)``)."""
         if not _plain_args(n):
             return False
-        fn_args = [a for a in n.args if isinstance(a, ast.Lambda)]
+        fn_args: list[ast.expr] = [a for a in n.args if isinstance(a, ast.Lambda)]
         fn_args += [k.value for k in n.keywords if k.arg == "key" or isinstance(k.value, ast.Lambda)]
         if name in HIGHER_ORDER and n.args:
             fn_args.append(n.args[0])
@@ -1050,7 +1051,7 @@ class _Planner:
         if isinstance(n, (ast.Compare, ast.BoolOp, ast.IfExp, ast.Lambda, ast.ListComp, ast.SetComp,
                           ast.GeneratorExp, ast.DictComp)) or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not)):
             return f"a {type(n).__name__.lower()} of the test"
-        if self.closed(n) and self.is_data(n):
+        if isinstance(n, ast.expr) and self.closed(n) and self.is_data(n):
             return "a test value"
         for c in ast.iter_child_nodes(n):
             why = self.test_data(c)
@@ -1146,8 +1147,8 @@ def _free_names(n: ast.AST, bound: frozenset[str] = frozenset()) -> set[str]:
         a = n.args
         params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} | {
             p.arg for p in (a.vararg, a.kwarg) if p is not None}
-        out = set().union(*(_free_names(d, bound) for d in (*a.defaults, *a.kw_defaults) if d is not None))
-        return out | _free_names(n.body, bound | params)
+        return _free_names(n.body, bound | params).union(
+            *(_free_names(d, bound) for d in (*a.defaults, *a.kw_defaults) if d is not None))
     if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         out: set[str] = set()
         inner = bound
@@ -1563,13 +1564,11 @@ def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tup
     every later test of the program fail. A cached private plan is never evaluated: this judgement plans
     its own copy.
     """
+    budget = plan.budget if plan.budget is not None else JudgeBudget()
+    if plan.private and not plan.owned:  # only a plan with a tree is private
+        plan = _plan(*plan.key)
     if plan.tree is None:
         return False, plan.error or "unsupported test"
-    budget = plan.budget if plan.budget is not None else JudgeBudget()
-    if plan.private and not plan.owned:
-        plan = _plan(*plan.key)
-        if plan.tree is None:
-            return False, plan.error or "unsupported test"
     if budget.spent_by is not None:
         return False, (f"not judged: the program's judge work budget ({MAX_JUDGE_STEPS} steps for all its tests) "
                        "was spent by an earlier test")

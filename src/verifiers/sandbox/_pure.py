@@ -545,8 +545,9 @@ def _methods_of(t: type, names: Iterable[str], special: dict[str, Callable[..., 
     return out
 
 
-_TEXT_SPECIAL = {"join": _str_join, "replace": _replace, "center": _width("center"), "ljust": _width("ljust"),
-                 "rjust": _width("rjust"), "zfill": _width("zfill"), "expandtabs": _expandtabs}
+_TEXT_SPECIAL: dict[str, Callable[..., Any]] = {
+    "join": _str_join, "replace": _replace, "center": _width("center"), "ljust": _width("ljust"),
+    "rjust": _width("rjust"), "zfill": _width("zfill"), "expandtabs": _expandtabs}
 _SET_METHODS = ["issubset", "issuperset", "isdisjoint", "union", "intersection", "difference",
                 "symmetric_difference", "copy"]
 _MATCH_METHODS = ["group", "groups", "groupdict", "start", "end", "span", "expand"]
@@ -577,7 +578,7 @@ METHOD_NAMES = frozenset(n for table in METHODS.values() for n in table)
 
 # Callables that may run inside a judgement on shared (cached) values: the judge's own functions and the
 # builtins, module functions and methods they stand for. None mutates its arguments or keeps state.
-_PURE_CALLABLES = [*FUNCS.values(), *(f for table in METHODS.values() for f in table.values())]
+_PURE_CALLABLES: list[object] = [*FUNCS.values(), *(f for table in METHODS.values() for f in table.values())]
 for _key in FUNCS:
     _mod, _, _attr = _key.rpartition(".")
     _PURE_CALLABLES.append(getattr(sys.modules[_mod] if _mod else builtins, _attr, None))
