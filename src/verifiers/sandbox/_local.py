@@ -27,11 +27,11 @@ import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, wait
-from typing import Any, Literal, Self
+from typing import Any, Self
 
 from verifiers.errors import ConfigError, SandboxError
 from verifiers.sandbox import _cgroups, _isolation, _seccomp
-from verifiers.sandbox._backend import Job
+from verifiers.sandbox._backend import Job, PoolOptions
 from verifiers.sandbox._judge import plan_tests
 from verifiers.sandbox._lifecycle import Lifecycle
 from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_request
@@ -46,7 +46,6 @@ from verifiers.sandbox._result import (
 from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error
 from verifiers.sandbox._setup import child_setup
 
-Isolation = Literal["bwrap", "process"]
 # Budgets and timings (seconds / bytes).
 STARTUP_TIMEOUT_S = 30.0
 KILL_GRACE_S = 2.0  # the parent's own kill, after the zygote's deadline should have fired
@@ -84,33 +83,12 @@ WARM_MODULES = ("math", "re", "collections", "heapq", "itertools", "functools", 
 class LocalPool:
     """Sandboxes on this host that run Python programs against assert tests, judged in this process.
 
-    The local backend of `verifiers.sandbox.CodePool` (whose docstring lists the arguments); a Ray actor
-    hosts one of these too.
+    The local backend of `verifiers.sandbox.CodePool` (which checks the settings; its docstring lists them);
+    a Ray actor hosts one of these too.
     """
 
-    def __init__(self, workers: int | None = None, memory_mb: int = 512, timeout_s: float = 5.0, *,
-                 isolation: Isolation = "bwrap", max_procs: int = 32, max_output_bytes: int = 8192,
-                 recycle_after: int = 2000, pipeline: int = 8, seccomp: bool = True, cgroup: str | None = "auto") -> None:
-        if isolation not in ("bwrap", "process"):
-            raise ConfigError(f"isolation must be 'bwrap' or 'process', got {isolation!r}")
-        if workers is not None and not 1 <= workers <= 100:
-            raise ConfigError(f"workers must be between 1 and 100, got {workers}")
-        if timeout_s <= 0 or memory_mb < 32 or max_procs < 2 or pipeline < 1 or recycle_after < 1:
-            raise ConfigError("timeout_s must be > 0, memory_mb >= 32, max_procs >= 2, pipeline >= 1, "
-                              f"recycle_after >= 1 (got {timeout_s}, {memory_mb}, {max_procs}, {pipeline}, "
-                              f"{recycle_after})")
-        if seccomp not in (True, False):
-            raise ConfigError(f"seccomp must be True or False, got {seccomp!r}")
-        self.workers = workers or os.cpu_count() or 1
-        self.memory_mb = memory_mb
-        self.timeout_s = float(timeout_s)
-        self.isolation = isolation
-        self.max_procs = max_procs
-        self.max_output_bytes = max_output_bytes
-        self.recycle_after = recycle_after
-        self.pipeline = pipeline
-        self.seccomp = seccomp
-        self.cgroup = cgroup
+    def __init__(self, options: PoolOptions) -> None:
+        self.options = options
         self._lock = threading.Lock()
         self._submitted: collections.deque[Job] = collections.deque()
         self._queue: collections.deque[Job] = collections.deque()
@@ -161,18 +139,19 @@ class LocalPool:
 
     def _make_spec(self) -> SandboxSpec:
         """Check the host (bubblewrap, libseccomp, cgroups) and fix what every sandbox of this pool gets."""
+        o = self.options
         root = _isolation.host_is_root()
-        if self.isolation == "bwrap":
+        if o.isolation == "bwrap":
             _isolation.require_bwrap()
             _isolation.python_layout()
-            if self.seccomp:
+            if o.seccomp:
                 _seccomp.check_available()
             else:
                 warnings.warn("CodePool(seccomp=False): sandboxed programs run WITHOUT a syscall filter",
                               RuntimeWarning, stacklevel=3)
-        mem = self.memory_mb * 1024 * 1024
+        mem = o.memory_mb * 1024 * 1024
         config: dict[str, Any] = {
-            "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
+            "sandboxed": o.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
             "as_bytes": mem,
             # RLIMIT_SIGPENDING and RLIMIT_MEMLOCK: counted per user across namespaces (the namespace's
@@ -180,17 +159,17 @@ class LocalPool:
             "limits": [[resource.RLIMIT_FSIZE, 16 * 1024 * 1024], [resource.RLIMIT_NOFILE, 64],
                        [resource.RLIMIT_CORE, 0], [resource.RLIMIT_SIGPENDING, SIGPENDING],
                        [resource.RLIMIT_MEMLOCK, 64 * 1024]] + (
-                [[resource.RLIMIT_NPROC, self.max_procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
+                [[resource.RLIMIT_NPROC, o.max_procs + TRUSTED_PROCS[root]]] if o.isolation == "bwrap" else []),
             # Numbers that differ between architectures, resolved here (the zygote loads no `resource`/`mmap`).
             "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "map_anonymous": mmap.MAP_ANONYMOUS,
         }
         tmp = None
-        if self.isolation == "process":
+        if o.isolation == "process":
             self._tmpdir = tempfile.TemporaryDirectory(prefix="codepool-")
             tmp = config["tmp"] = self._tmpdir.name
-        cgroups = _cgroups.detect(self.cgroup, root) if self.isolation == "bwrap" else None
-        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
-        return SandboxSpec(self.isolation, config, self.seccomp, cgroups, limits, root, tmp)
+        cgroups = _cgroups.detect(o.cgroup, root) if o.isolation == "bwrap" else None
+        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, o.max_procs + TRUSTED_PROCS[root] + 4)
+        return SandboxSpec(o.isolation, config, o.seccomp, cgroups, limits, root, tmp)
 
     def _release_spec(self) -> None:
         if self._spec is not None and self._spec.cgroups is not None:
@@ -210,14 +189,14 @@ class LocalPool:
         """What bounds a program's memory here: the sandbox cgroup, or per-process RLIMIT_AS only."""
         spec = self._spec
         if spec is None or spec.cgroups is None:
-            return (f"RLIMIT_AS {self.memory_mb} MB per process, up to max_procs processes, plus a "
+            return (f"RLIMIT_AS {self.options.memory_mb} MB per process, up to max_procs processes, plus a "
                     f"{TMPFS_BYTES >> 20} MB tmpfs (no per-sandbox memory limit on this host)")
         return f"{spec.cgroups.describe()}: {spec.limits.memory_bytes >> 20} MB and {spec.limits.pids} tasks per sandbox"
 
     def _run(self, ready: threading.Event) -> None:
         try:
             assert self._spec is not None
-            for slot in range(self.workers):
+            for slot in range(self.options.workers):
                 self._sandboxes.append(Sandbox.spawn(slot, self._spec))
                 self.stats["workers_started"] += 1
             self._wait_ready()
@@ -257,7 +236,7 @@ class LocalPool:
         if len(code) > MAX_CODE_CHARS:
             fut.set_result(failed_result(plans, "runtime_error", f"program longer than {MAX_CODE_CHARS} characters"))
             return fut, None
-        timeout = float(timeout_s) if timeout_s is not None else self.timeout_s
+        timeout = float(timeout_s) if timeout_s is not None else self.options.timeout_s
         job = Job(code, setup_code, plans, timeout, fut)
         try:
             job.frame = encode_request(code, child_setup(setup_code),  # never data only tests read
@@ -350,13 +329,13 @@ class LocalPool:
         while True:
             if self._broken:
                 raise SandboxError(self._broken)
-            if len(self._sandboxes) == self.workers and all(sb.ready for sb in self._sandboxes):
+            if len(self._sandboxes) == self.options.workers and all(sb.ready for sb in self._sandboxes):
                 return
             self._collect_started()
             pending = [sb for sb in self._sandboxes if not sb.ready]
             for sb in pending:
                 if sb.proc.poll() is not None and not sb.ready:
-                    raise SandboxError(start_error(sb.stderr_path, self.isolation))
+                    raise SandboxError(start_error(sb.stderr_path, self.options.isolation))
             if not pending and not (self._life is not None and self._life.pending):
                 # one was lost and could not be replaced: say why it failed, when a failed start lost it
                 raise SandboxError(self._last_start_error or "could not start every sandbox")
@@ -542,13 +521,14 @@ class LocalPool:
         A sandbox takes jobs while it has fewer than ``pipeline``, but only starts a top-up when at most half
         full (fewer wake-ups); dealing one job at a time spreads a small batch over all sandboxes.
         """
-        refill_at = self.pipeline // 2
+        pipeline = self.options.pipeline
+        refill_at = pipeline // 2
         touched: set[int] = set()
         while self._queue and not self._broken:
             sb = None
             for c in self._sandboxes:
                 n = len(c.inflight)
-                if (c.ready and not c.draining and n < self.pipeline and (n <= refill_at or id(c) in touched)
+                if (c.ready and not c.draining and n < pipeline and (n <= refill_at or id(c) in touched)
                         and (sb is None or n < len(sb.inflight))):
                     sb = c
             if sb is None:
@@ -605,7 +585,7 @@ class LocalPool:
             if sb not in self._sandboxes:
                 return
             if not sb.ready:
-                if "ready" in msg and (self.isolation != "bwrap" or msg.get("uid") == 0):
+                if "ready" in msg and (self.options.isolation != "bwrap" or msg.get("uid") == 0):
                     sb.ready = True
                     sb.info = msg
                     sb.head_since = time.monotonic()
@@ -627,7 +607,7 @@ class LocalPool:
         assert io is not None
         self._watch(io.chan, 0, job)
         io.read_frames()
-        stdout, stderr = io.outputs(self.max_output_bytes)
+        stdout, stderr = io.outputs(self.options.max_output_bytes)
         code: Any = msg.get("code")
         report_ok = type(code) is int and type(msg.get("setup")) is bool and type(msg.get("timed_out")) is bool
         if not report_ok or msg.get("error") or not msg["setup"]:
@@ -654,7 +634,7 @@ class LocalPool:
         self.stats["programs"] += 1
         job.future.set_result(res)
         sb.done += 1
-        if not sb.draining and sb.done >= self.recycle_after:
+        if not sb.draining and sb.done >= self.options.recycle_after:
             self.stats["recycled"] += 1
             self._drain(sb)
 
@@ -681,7 +661,7 @@ class LocalPool:
         self._unwatch(sb)
         self._sandboxes.remove(sb)
         was_ready = sb.ready
-        err = "" if was_ready else start_error(sb.stderr_path, self.isolation)
+        err = "" if was_ready else start_error(sb.stderr_path, self.options.isolation)
         jobs = list(sb.inflight)
         sb.inflight.clear()
         for job in jobs:
