@@ -263,13 +263,10 @@ def _parent_dirs(dests: list[str], bound_dirs: list[str]) -> list[str]:
 
 def write_id_maps(pid: int, outer_uid: int, outer_gid: int) -> None:
     """Map uid/gid 0 of ``pid``'s new user namespace to ``outer_uid``/``outer_gid`` (and deny setgroups)."""
-    base = f"/proc/{pid}"
-    with open(f"{base}/setgroups", "w") as f:
-        f.write("deny")
-    with open(f"{base}/uid_map", "w") as f:
-        f.write(f"0 {outer_uid} 1\n")
-    with open(f"{base}/gid_map", "w") as f:
-        f.write(f"0 {outer_gid} 1\n")
+    maps = (("setgroups", "deny"), ("uid_map", f"0 {outer_uid} 1\n"), ("gid_map", f"0 {outer_gid} 1\n"))
+    for name, text in maps:  # in this order: gid_map may be written only once setgroups is denied
+        with open(f"/proc/{pid}/{name}", "w") as f:
+            f.write(text)
 
 
 def _read(path: str) -> str | None:
