@@ -43,7 +43,7 @@ from verifiers.sandbox._result import (
     failed_result,
     no_tests_result,
 )
-from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error
+from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error, stderr_head
 from verifiers.sandbox._setup import child_setup
 
 # Budgets and timings (seconds / bytes).
@@ -128,12 +128,7 @@ class LocalPool:
         self._thread.start()
         ready.wait()
         if self._start_exc is not None:
-            self._thread.join()
-            self._thread = None
-            self._stop_lifecycle()
-            for fd in (self._wake_r, self._wake_w):
-                os.close(fd)
-            self._release_spec()
+            self._join()
             raise self._start_exc
         return self
 
@@ -170,14 +165,6 @@ class LocalPool:
         cgroups = _cgroups.detect(o.cgroup, root) if o.isolation == "bwrap" else None
         limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, o.max_procs + TRUSTED_PROCS[root] + 4)
         return SandboxSpec(o.isolation, config, o.seccomp, cgroups, limits, root, tmp)
-
-    def _release_spec(self) -> None:
-        if self._spec is not None and self._spec.cgroups is not None:
-            self._spec.cgroups.close()
-        self._spec = None
-        if self._tmpdir is not None:
-            self._tmpdir.cleanup()
-            self._tmpdir = None
 
     @property
     def cgroup_in_force(self) -> bool:
@@ -300,21 +287,29 @@ class LocalPool:
             return
         self._closing = True
         self._wake()
+        self._join()
+
+    def _join(self) -> None:
+        """Wait for the dispatcher to end, then stop the lifecycle thread and release the pool's wake-up pipe,
+        cgroups and scratch directory."""
+        assert self._thread is not None
         self._thread.join()
         self._thread = None
-        self._stop_lifecycle()
+        if self._life is not None:
+            self._life.stop()
+            self._life = None
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
-        self._release_spec()
+        if self._spec is not None and self._spec.cgroups is not None:
+            self._spec.cgroups.close()
+        self._spec = None
+        if self._tmpdir is not None:
+            self._tmpdir.cleanup()
+            self._tmpdir = None
 
     def _wake(self) -> None:
         with contextlib.suppress(BlockingIOError):  # full: the dispatcher has wake-ups pending already
             os.write(self._wake_w, b"x")
-
-    def _stop_lifecycle(self) -> None:
-        if self._life is not None:
-            self._life.stop()
-            self._life = None
 
     def __enter__(self) -> Self:
         return self.start()
@@ -348,8 +343,8 @@ class LocalPool:
             finally:
                 sel.close()
             if time.monotonic() > deadline:
-                raise SandboxError(f"sandboxes did not start within {STARTUP_TIMEOUT_S}s: "
-                                   f"{self._sandboxes[0].stderr_text() if self._sandboxes else ''}")
+                said = stderr_head(self._sandboxes[0].stderr_path) if self._sandboxes else ""
+                raise SandboxError(f"sandboxes did not start within {STARTUP_TIMEOUT_S}s: {said}")
 
     def _replace(self, sb: Sandbox) -> bool:
         """Have a sandbox started in ``sb``'s slot (off this thread: see `_lifecycle`); True if requested."""
@@ -370,11 +365,16 @@ class LocalPool:
                 if self._start_failures >= MAX_START_FAILURES:
                     self._broken = self._broken or str(new)
             elif self._closing or self._broken:
-                self._life.retire(new, graceful=False)
+                self._stop(new, graceful=False)
             else:
                 self._sandboxes.append(new)
                 if hasattr(self, "_sel"):
                     self._watch(new.ctl.fileno(), selectors.EVENT_READ, new)
+
+    def _stop(self, sb: Sandbox, *, graceful: bool) -> None:
+        """Have ``sb`` stopped off this thread (`Lifecycle.retire`: closed once idle, or killed)."""
+        assert self._life is not None  # set from start() until the dispatcher has ended
+        self._life.retire(sb, graceful=graceful)
 
     def _drain(self, sb: Sandbox) -> None:
         """Give ``sb`` no more programs and start its replacement now: the new sandbox warms up (~0.1 s)
@@ -487,10 +487,7 @@ class LocalPool:
                     self._watch(obj.io.chan, want, obj)
         for sb in self._sandboxes:
             self._unwatch(sb)
-            if self._life is not None:
-                self._life.retire(sb, graceful=True)
-            else:
-                sb.close()
+            self._stop(sb, graceful=True)
         self._sandboxes.clear()
         self._sel.close()
 
@@ -667,10 +664,7 @@ class LocalPool:
         for job in jobs:
             job.close_io()
         oom = sb.record_oom()
-        if self._life is not None:
-            self._life.retire(sb, graceful=False)
-        else:
-            sb.kill()
+        self._stop(sb, graceful=False)
         if jobs:
             head = jobs.pop(0)
             if head_status is not None:
@@ -694,9 +688,6 @@ class LocalPool:
             if sb.draining and not sb.inflight:
                 self._unwatch(sb)
                 self._sandboxes.remove(sb)
-                if self._life is not None:
-                    self._life.retire(sb, graceful=True)
-                else:
-                    sb.close()
+                self._stop(sb, graceful=True)
                 if not sb.replaced:
                     self._replace(sb)

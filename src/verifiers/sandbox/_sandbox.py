@@ -184,8 +184,9 @@ class Sandbox:
         cgroup: SandboxCgroup | None = None
         proc: subprocess.Popen[bytes] | None = None
         to_close: list[int] = [child_ctl, err_fd]
+        bwrap = spec.isolation == "bwrap"
         try:
-            if spec.isolation == "bwrap":
+            if bwrap:
                 seccomp_fd = _seccomp.memfd_with(_seccomp.sandbox_filter()) if spec.seccomp else None
                 if seccomp_fd is not None:
                     to_close.append(seccomp_fd)
@@ -202,25 +203,22 @@ class Sandbox:
                         child_ctl, seccomp_fd, userns_fds=None, stages=stages))
                 else:
                     argv = _isolation.bwrap_argv(child_ctl, seccomp_fd, userns_fds=(report_w, release_r))
-                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err_fd,
-                                        env={}, cwd="/", close_fds=True, start_new_session=True,
-                                        pass_fds=tuple(fd for fd in to_close if fd != err_fd),
-                                        extra_groups=[] if spec.root else None)
-                for fd in to_close:
-                    os.close(fd)
-                to_close = []
+            else:
+                argv = _isolation.process_argv(child_ctl)
+            # cwd: the programs' scratch directory under process isolation (bwrap has none: "/")
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err_fd,
+                                    env={}, cwd=spec.tmp or "/", close_fds=True, start_new_session=True,
+                                    pass_fds=tuple(fd for fd in to_close if fd != err_fd),
+                                    extra_groups=[] if bwrap and spec.root else None)
+            for fd in to_close:
+                os.close(fd)
+            to_close = []
+            if bwrap:
                 try:
                     cls._map_user(proc, report_r, release_w, lease, cgroup, err_path)
                 finally:
                     os.close(report_r)
                     os.close(release_w)
-            else:
-                proc = subprocess.Popen(_isolation.process_argv(child_ctl), stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=err_fd, env={}, cwd=spec.tmp or "/",
-                                        close_fds=True, start_new_session=True, pass_fds=(child_ctl,))
-                for fd in to_close:
-                    os.close(fd)
-                to_close = []
             parent_ctl.send(_isolation.zygote_source())
             parent_ctl.send(json.dumps(spec.config, separators=(",", ":")).encode())
             parent_ctl.setblocking(False)
@@ -357,13 +355,6 @@ class Sandbox:
             self.lease = None
         _unlink(self.stderr_path)
 
-    def stderr_text(self) -> str:
-        try:
-            with open(self.stderr_path, "rb") as f:
-                return f.read(4000).decode("utf-8", "replace").strip()
-        except OSError:
-            return ""
-
 
 def _wait_empty(cgroup: SandboxCgroup, timeout: float = 2.0) -> None:
     """Wait until the group's processes are gone (the kernel reaps them asynchronously after a kill)."""
@@ -377,6 +368,15 @@ def _wait_empty(cgroup: SandboxCgroup, timeout: float = 2.0) -> None:
         time.sleep(0.005)
 
 
+def stderr_head(path: str) -> str:
+    """The first 4000 bytes of a sandbox's stderr file, as text ("" if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4000).decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+
+
 def _unlink(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)
@@ -384,11 +384,7 @@ def _unlink(path: str) -> None:
 
 def start_error(stderr_path: str, isolation: str) -> str:
     """Why a sandbox failed to start, with the fix in one line when the host's settings explain it."""
-    try:
-        with open(stderr_path, "rb") as f:
-            err = f.read(4000).decode("utf-8", "replace").strip()
-    except OSError:
-        err = ""
+    err = stderr_head(stderr_path)
     if isolation != "bwrap":
         return f"the process sandbox failed to start: {err or 'no error output'}"
     root = _isolation.host_is_root()
