@@ -260,10 +260,12 @@ class LocalPool:
         """
         futs, jobs = [], []
         for it in items:
-            if isinstance(it, Mapping):
-                fut, job = self._job(it["code"], it["tests"], it.get("setup_code", ""), it.get("timeout_s"))
-            else:
-                fut, job = self._job(*self._tuple_args(it))
+            if not isinstance(it, Mapping):
+                if not 2 <= len(it) <= 4:
+                    raise ConfigError("map items are (code, tests[, setup_code[, timeout_s]]), "
+                                      f"got {len(it)} fields")
+                it = dict(zip(("code", "tests", "setup_code", "timeout_s"), it))
+            fut, job = self._job(it["code"], it["tests"], it.get("setup_code", ""), it.get("timeout_s"))
             futs.append(fut)
             if job is not None:
                 jobs.append(job)
@@ -273,13 +275,6 @@ class LocalPool:
         self._enqueue(jobs)
         wait(futs)  # one wake-up for the whole batch, not one per result
         return [f.result() for f in futs]
-
-    @staticmethod
-    def _tuple_args(it: Sequence[Any]) -> tuple[str, Sequence[str], str, float | None]:
-        if not 2 <= len(it) <= 4:
-            raise ConfigError(f"map items are (code, tests[, setup_code[, timeout_s]]), got {len(it)} fields")
-        padded = [*it, *["", None][len(it) - 2:]]  # defaults for the fields left out
-        return padded[0], padded[1], padded[2], padded[3]
 
     def close(self) -> None:
         """Stop every sandbox (pending jobs still finish first)."""
