@@ -92,6 +92,7 @@ from verifiers.sandbox._pure import (
 from verifiers.sandbox._setup import (
     EMPTY_SCOPE,
     SetupScope,
+    is_iterator,
     member_usage,
     parse_python,
     setup_scope,
@@ -663,7 +664,7 @@ class _Planner:
             value = eval(code, env)
         except Exception as exc:  # noqa: BLE001  (the real assert would raise here too)
             return ("err", f"raised {type(exc).__name__}: {exc}"[:300])
-        if _is_iterator(value):  # consumed by a judgement: every judgement gets its own
+        if is_iterator(value):  # consumed by a judgement: every judgement gets its own
             if not (all(_shareable(v) for k, v in env.items() if k != "__builtins__") and _calls_pure(n, env)):
                 self.private = True
             return ("fresh", code, env)
@@ -1203,13 +1204,6 @@ def _bind(p: Any, value: Any, out: dict[str, Any]) -> None:
     _bind(subs[star], list(items[star:len(items) - after]), out)
     for s, v in zip(subs[star + 1:], items[len(items) - after:]):
         _bind(s, v, out)
-
-
-def _is_iterator(v: Any) -> bool:
-    try:
-        return iter(v) is v
-    except TypeError:
-        return False
 
 
 def _fresh(node: Node) -> Any:

@@ -181,7 +181,7 @@ def setup_scope(setup_code: str) -> SetupScope:
             steps.append(("exec", code, frozenset(writes)))
             for name in writes:
                 rebind(name)
-                if _is_iterator(env.get(name)):
+                if is_iterator(env.get(name)):
                     del env[name]
                     refused[name] = "the set-up code binds it to a one-shot iterator"
             if isinstance(st, ast.FunctionDef):
@@ -515,7 +515,8 @@ def _exec(code: Any, env: dict[str, Any], writes: set[str] | frozenset[str]) -> 
     return True
 
 
-def _is_iterator(v: Any) -> bool:
+def is_iterator(v: Any) -> bool:
+    """``v`` is its own iterator (a generator, ``map``, ``iter(...)``): a one-shot value."""
     try:
         return v is not None and iter(v) is v
     except TypeError:
