@@ -24,6 +24,7 @@ import contextlib
 import itertools
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +52,13 @@ CPU_WEIGHT_V2 = 100
 def _write(path: Path, value: str) -> None:
     with open(path, "w") as f:
         f.write(value)
+
+
+def _rmdirs(dirs: Iterable[Path]) -> None:
+    """Remove these groups in order, passing over any the kernel refuses (not empty yet, already gone)."""
+    for d in dirs:
+        with contextlib.suppress(OSError):
+            d.rmdir()
 
 
 def _counter(path: Path, key: str) -> int:
@@ -84,9 +92,7 @@ class SandboxCgroup:
 
     def remove(self) -> None:
         """Delete the group(s) (their processes must be gone)."""
-        for d in self.dirs:
-            with contextlib.suppress(OSError):
-                d.rmdir()
+        _rmdirs(self.dirs)
 
 
 class Cgroups:
@@ -133,17 +139,13 @@ class Cgroups:
                     _write(cpu / "cpu.cfs_period_us", str(CPU_PERIOD_US))
                     _write(cpu / "cpu.cfs_quota_us", str(int(limits.cpus * CPU_PERIOD_US)))
         except OSError as exc:
-            for d in made:
-                with contextlib.suppress(OSError):
-                    d.rmdir()
+            _rmdirs(made)
             raise SandboxError(f"could not create a sandbox cgroup ({self.describe()}): {exc}") from None
         return SandboxCgroup(self.version, tuple(made))
 
     def close(self) -> None:
         """Remove this pool's parent group(s) (after every sandbox group)."""
-        for b in self.bases:
-            with contextlib.suppress(OSError):
-                b.rmdir()
+        _rmdirs(self.bases)
 
 
 def _own_paths(proc_cgroup: str = "/proc/self/cgroup") -> dict[str, str]:
@@ -174,12 +176,7 @@ def _reap_stale(parent: Path) -> None:
     for d in entries:
         m = re.fullmatch(r"verifiers-(\d+)-\d+", d.name)
         if m and d.is_dir() and not Path(f"/proc/{m.group(1)}").exists():
-            for child in d.iterdir():
-                if child.is_dir():
-                    with contextlib.suppress(OSError):
-                        child.rmdir()
-            with contextlib.suppress(OSError):
-                d.rmdir()
+            _rmdirs([*(child for child in d.iterdir() if child.is_dir()), d])  # its sandbox groups, then it
 
 
 def _v2_at(base: Path) -> Cgroups:
