@@ -42,8 +42,6 @@ def encode_frame(payload: bytes) -> bytes:
     return _HEADER.pack(len(payload)) + payload
 
 
-
-
 def encode_request(code: str, setup: str, leaves: list[list[Any]]) -> bytes:
     """The frame a program's child reads first: its code, set-up code and leaves (marshal; see above)."""
     return encode_frame(marshal.dumps((code, setup, leaves)))

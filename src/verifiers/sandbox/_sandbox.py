@@ -112,13 +112,8 @@ class JobIO:
                     return True
                 if len(self.rx) + len(chunk) > MAX_RESULT_BYTES:
                     self.overflow = self.done = True
-                    sock = socket.socket(fileno=os.dup(self.chan))
-                    try:
+                    with socket.socket(fileno=os.dup(self.chan)) as sock, contextlib.suppress(OSError):
                         sock.shutdown(socket.SHUT_RD)
-                    except OSError:
-                        pass
-                    finally:
-                        sock.close()
                     return True
                 self.rx += chunk
         except BlockingIOError:

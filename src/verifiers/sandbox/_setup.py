@@ -121,7 +121,6 @@ def parse_python(source: str) -> ast.Module:
         return ast.parse(source)
 
 
-
 @functools.lru_cache(maxsize=4096)
 def setup_scope(setup_code: str) -> SetupScope:
     """Classify ``setup_code``'s bindings (cached: RL scores the same set-up code many times).
