@@ -918,7 +918,7 @@ class _Planner:
             node = self.closed_node(cond)
             if node[0] == "err":
                 return ("raise", node[1])
-            if not _fresh_value(node):
+            if not _fresh(node):
                 return None
             return self.if_clause(n, i, j + 1)
         rest = self.if_clause(n, i, j + 1)
@@ -933,7 +933,8 @@ class _Planner:
         """
         if len(args) != 1 or kw or args[0][0] != "leaf":
             return
-        wrapped = ast.Call(ast.Name(_func_source(call), ast.Load()), [ast.Name("__leafvalue__", ast.Load())], [])
+        func = ast.Name(ast.unparse(call.func), ast.Load())  # the function's name as written (``math.floor``)
+        wrapped = ast.Call(func, [ast.Name("__leafvalue__", ast.Load())], [])
         pos = next(j for j, leaf in enumerate(self.leaves) if leaf.index == args[0][1])
         old = self.leaves[pos]
         self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values, ast.unparse(wrapped))
@@ -1209,15 +1210,6 @@ def _bind(p: Any, value: Any, out: dict[str, Any]) -> None:
 def _fresh(node: Node) -> Any:
     """The value of a ``lit`` or ``fresh`` node (a ``fresh`` one evaluated anew)."""
     return eval(node[1], node[2]) if node[0] == "fresh" else node[1]
-
-
-def _fresh_value(node: Node) -> Any:
-    return _fresh(node)
-
-
-def _func_source(call: ast.Call) -> str:
-    """The called function's name as written (``str``, ``math.floor``)."""
-    return ast.unparse(call.func)
 
 
 def _snippet(n: ast.AST) -> str:
