@@ -71,10 +71,7 @@ class Lifecycle:
             kind, arg = request
             if isinstance(arg, Sandbox):
                 try:
-                    if kind == "close":
-                        arg.close()
-                    else:
-                        arg.kill()
+                    (arg.close if kind == "close" else arg.kill)()
                 except Exception:  # noqa: BLE001, S110  (best effort: the thread must keep serving starts)
                     pass
                 continue
