@@ -92,6 +92,7 @@ from verifiers.sandbox._pure import (
 from verifiers.sandbox._setup import (
     EMPTY_SCOPE,
     SetupScope,
+    is_dunder,
     is_iterator,
     member_usage,
     parse_python,
@@ -1029,7 +1030,7 @@ class _Planner:
         if isinstance(n, ast.Call) and (n is self.entry_node or self.program_rooted(n.func)):
             f = n.func
             if isinstance(f, ast.Attribute) and (n.args or n.keywords) and (
-                    _dunder(f.attr) or (f.attr in METHOD_NAMES and not self.object_method(n))):
+                    is_dunder(f.attr) or (f.attr in METHOD_NAMES and not self.object_method(n))):
                 # The test means a builtin type's method on a returned value (or a comparison, ``__eq__``):
                 # its arguments are the test's values, never the program's inputs.
                 return f"test values handed to .{f.attr}() of a program value"
@@ -1115,7 +1116,7 @@ class _Shipper(ast.NodeTransformer):
         if isinstance(node, ast.expr) and not isinstance(node, (ast.Constant, ast.Name)) or (
                 isinstance(node, ast.Name) and self.planner.kind(node.id) in ("parent", _CONST)):
             try:
-                enc = self.planner.shippable(node)  # type: ignore[arg-type]
+                enc = self.planner.shippable(node)
             except _NotShippable:
                 return super().generic_visit(node)
             self.values.append(enc)
@@ -1229,10 +1230,6 @@ def _singleton(node: Node) -> bool:
     """A literal None, True, False, Ellipsis or class plan node: identity with one is the same for a
     decoded copy as for the program's value (decoding keeps exact builtin types: ``type(f(1)) is list``)."""
     return node[0] == "lit" and (any(node[1] is v for v in (None, True, False, Ellipsis)) or type(node[1]) is type)
-
-
-def _dunder(name: str) -> bool:
-    return name.startswith("__") and name.endswith("__")
 
 
 def _equalable(v: Any) -> bool:

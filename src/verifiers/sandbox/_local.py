@@ -38,6 +38,7 @@ from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_r
 from verifiers.sandbox._result import (
     MAX_CHILD_FRAME_BYTES,
     ChildReport,
+    ExecStatus,
     ExecutionResult,
     build_result,
     failed_result,
@@ -645,7 +646,7 @@ class LocalPool:
         self.stats["hard_kills"] += 1
         self._retire(sb, "timeout", "time limit exceeded (the sandbox was killed by the parent)")
 
-    def _retire(self, sb: Sandbox, head_status: str | None, detail: str) -> None:
+    def _retire(self, sb: Sandbox, head_status: ExecStatus | None, detail: str) -> None:
         """Kill ``sb``. The job it was running gets ``head_status`` (None: it is charged an attempt and
         runs again); jobs queued behind it run elsewhere, uncharged."""
         if sb not in self._sandboxes:
@@ -664,7 +665,7 @@ class LocalPool:
             head = jobs.pop(0)
             if head_status is not None:
                 status = "memory" if oom and head_status == "crashed" else head_status
-                head.future.set_result(failed_result(head.plans, status, detail,  # type: ignore[arg-type]
+                head.future.set_result(failed_result(head.plans, status, detail,
                                                      time.monotonic() - sb.head_since))
             else:
                 self._charge(head, detail)

@@ -334,7 +334,7 @@ def member_usage(tree: ast.AST, made_by: dict[str, str | None]) -> tuple[set[str
     objects: set[str] = set()
     data: set[str] = set()
     for n in ast.walk(tree):
-        if isinstance(n, ast.Attribute) and n.attr not in PLAIN_MEMBERS and not _dunder(n.attr):
+        if isinstance(n, ast.Attribute) and n.attr not in PLAIN_MEMBERS and not is_dunder(n.attr):
             key = usage_key(n.value, made_by)
             if key is not None:
                 objects.add(key)
@@ -356,8 +356,8 @@ def member_usage(tree: ast.AST, made_by: dict[str, str | None]) -> tuple[set[str
         for x in operands:
             if isinstance(x, ast.Call) and isinstance(x.func, ast.Name):
                 data.add(x.func.id)
-            elif named and isinstance(x, ast.Name) and made_by.get(x.id):
-                data.add(made_by[x.id])  # type: ignore[arg-type]
+            elif named and isinstance(x, ast.Name) and (maker := made_by.get(x.id)):
+                data.add(maker)
     return objects, data
 
 
@@ -371,7 +371,8 @@ def _callee(st: ast.stmt, env: dict[str, Any], taken: set[str]) -> str | None:
     return None if c in env or c in taken or c in _BUILTIN_NAMES else c
 
 
-def _dunder(name: str) -> bool:
+def is_dunder(name: str) -> bool:
+    """``__name__``-shaped: a special method or attribute."""
     return name.startswith("__") and name.endswith("__")
 
 
@@ -470,14 +471,11 @@ def _changed_roots(st: ast.stmt) -> set[str]:
                 out.add(root)
 
     for n in ast.walk(st):
-        if isinstance(n, ast.Assign):
+        if isinstance(n, (ast.Assign, ast.Delete)):
             for t in n.targets:
                 targets(t)
         elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
             targets(n.target)
-        elif isinstance(n, ast.Delete):
-            for t in n.targets:
-                targets(t)
         elif isinstance(n, ast.withitem) and n.optional_vars is not None:
             targets(n.optional_vars)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr not in METHOD_NAMES:
