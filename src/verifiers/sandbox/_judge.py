@@ -63,7 +63,7 @@ import sys
 import tokenize
 import types
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from verifiers.sandbox._protocol import MAX_SAME_HASH, ValueRejected, check_hash_flood, encode_value
@@ -848,8 +848,7 @@ class _Planner:
         old = self.leaves[pos]
         if old.wrap is not None:
             return None
-        self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values,
-                                ast.unparse(ast.fix_missing_locations(whole)))
+        self.leaves[pos] = replace(old, wrap=ast.unparse(ast.fix_missing_locations(whole)))
         return k
 
     def projection(self, n: ast.expr, loop: frozenset[str]) -> bool:
@@ -937,8 +936,7 @@ class _Planner:
         func = ast.Name(ast.unparse(call.func), ast.Load())  # the function's name as written (``math.floor``)
         wrapped = ast.Call(func, [ast.Name("__leafvalue__", ast.Load())], [])
         pos = next(j for j, leaf in enumerate(self.leaves) if leaf.index == args[0][1])
-        old = self.leaves[pos]
-        self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values, ast.unparse(wrapped))
+        self.leaves[pos] = replace(self.leaves[pos], wrap=ast.unparse(wrapped))
 
     def data_args(self, n: ast.Call, name: str | None) -> bool:
         """Whether the parent can apply a judge function (``name``) or a set-up function (``name`` None) to
