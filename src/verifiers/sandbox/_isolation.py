@@ -43,8 +43,6 @@ BOOTSTRAP = (
     "fd=int(sys.argv[1])\n"
     "exec(compile(os.read(fd,1<<20),'<sandbox-zygote>','exec'),{'__name__':'__sandbox_zygote__','CTL':fd})\n"
 )
-ZYGOTE_SOURCE_PATH = Path(__file__).with_name("_zygote.py")
-LAUNCHER_SOURCE_PATH = Path(__file__).with_name("_launcher.py")
 # Root only: empty, world-traversable mount points where `_launcher` binds what a leased uid cannot reach.
 STAGE_DIR = "/run/verifiers-sandbox-stage"
 DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
@@ -52,10 +50,11 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 ZYGOTE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
 
 
-@functools.lru_cache(maxsize=1)
-def zygote_source() -> bytes:
-    """The zygote's source, sent as the first message on its control socket."""
-    return ZYGOTE_SOURCE_PATH.read_bytes()
+@functools.lru_cache(maxsize=2)
+def script_source(name: str) -> bytes:
+    """The text of this package's script ``_<name>.py``: ``zygote`` (sent as the first message on the
+    zygote's control socket) or ``launcher`` (run by root with ``-c``)."""
+    return Path(__file__).with_name(f"_{name}.py").read_bytes()
 
 
 @dataclass(frozen=True)
@@ -224,14 +223,9 @@ def launcher_argv(report_fd: int, release_fd: int, uid: int, stages: tuple[tuple
     leased ``uid``), which then execs ``bwrap``."""
     exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
     flat = [x for pair in stages for x in pair]
-    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", launcher_source(), str(report_fd), str(release_fd),
+    script = script_source("launcher").decode()
+    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", script, str(report_fd), str(release_fd),
                             str(uid), str(len(stages)), *flat, "--", *bwrap])
-
-
-@functools.lru_cache(maxsize=1)
-def launcher_source() -> str:
-    """The text of `_launcher`, run with ``-c`` (root, outside the sandbox)."""
-    return LAUNCHER_SOURCE_PATH.read_text()
 
 
 def process_argv(ctl_fd: int) -> list[str]:

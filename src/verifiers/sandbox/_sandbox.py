@@ -214,7 +214,7 @@ class Sandbox:
                 finally:
                     os.close(report_r)
                     os.close(release_w)
-            parent_ctl.send(_isolation.zygote_source())
+            parent_ctl.send(_isolation.script_source("zygote"))
             parent_ctl.send(json.dumps(spec.config, separators=(",", ":")).encode())
             parent_ctl.setblocking(False)
         except BaseException as exc:
