@@ -126,13 +126,7 @@ def require_bwrap() -> str:
 
 def host_is_root() -> bool:
     """Root of the host (euid 0 in the initial user namespace), who can map any uid for a sandbox."""
-    if os.geteuid() != 0:
-        return False
-    try:
-        with open("/proc/self/uid_map") as f:
-            return f.read().split() == ["0", "0", "4294967295"]
-    except OSError:
-        return False
+    return os.geteuid() == 0 and (_read("/proc/self/uid_map") or "").split() == ["0", "0", "4294967295"]
 
 
 def bind_sources() -> list[tuple[str, str]]:
@@ -165,8 +159,7 @@ def stage_plan() -> tuple[tuple[str, str], ...]:
             if os.path.isdir(unit):
                 os.makedirs(stage, mode=0o755, exist_ok=True)
             elif not os.path.exists(stage):
-                with open(stage, "w"):
-                    pass
+                Path(stage).touch()
             os.chmod(stage, 0o755)
     return tuple(units.items())
 
