@@ -450,7 +450,9 @@ class LocalPool:
             self._maintain()
             if not self._sandboxes and self._queue and not self._broken and not (self._life and self._life.pending):
                 self._broken = "every sandbox failed to start"
-            self._fail_queue_if_broken()
+            if self._broken:  # nothing queued can run any more
+                while self._queue:
+                    self._queue.popleft().future.set_exception(SandboxError(self._broken))
             if answered and all(len(sb.inflight) >= COALESCE_DEPTH for sb in self._sandboxes):
                 time.sleep(COALESCE_S)  # every sandbox has work queued: let answers pile up, wake less often
             answered = False
@@ -502,11 +504,6 @@ class LocalPool:
         if sb.inflight:
             return sb.head_since + sb.inflight[0].timeout + KILL_GRACE_S
         return float("inf")
-
-    def _fail_queue_if_broken(self) -> None:
-        if self._broken:
-            while self._queue:
-                self._queue.popleft().future.set_exception(SandboxError(self._broken))
 
     def _assign(self) -> None:
         """Deal queued jobs one at a time to the least-loaded sandbox.

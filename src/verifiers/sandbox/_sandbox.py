@@ -250,10 +250,9 @@ class Sandbox:
             if left <= 0 or not select.select([report_r], [], [], left)[0]:
                 raise SandboxError("the sandbox's user namespace was not ready in time")
             chunk = os.read(report_r, 4096)
-            if not chunk or (lease is not None and chunk == b"u"):
-                data += chunk
-                break
             data += chunk
+            if not chunk or (lease is not None and chunk == b"u"):
+                break
         try:
             pid = proc.pid if lease is not None and data == b"u" else int(json.loads(data)["child-pid"])
         except (ValueError, KeyError, TypeError):
