@@ -86,9 +86,8 @@ class SandboxCgroup:
 
     def oom_kills(self) -> int:
         """Out-of-memory kills so far in this group."""
-        if self.version == 2:
-            return _counter(self.dirs[0] / "memory.events", "oom_kill")
-        return _counter(self.dirs[0] / "memory.oom_control", "oom_kill")
+        counters = "memory.events" if self.version == 2 else "memory.oom_control"
+        return _counter(self.dirs[0] / counters, "oom_kill")
 
     def remove(self) -> None:
         """Delete the group(s) (their processes must be gone)."""
@@ -113,10 +112,11 @@ class Cgroups:
         name = f"s{next(self._names)}"
         made: list[Path] = []
         try:
+            for b in self.bases:  # v2: one group; v1: one per controller hierarchy
+                (b / name).mkdir()
+                made.append(b / name)
             if self.version == 2:
-                d = self.bases[0] / name
-                d.mkdir()
-                made.append(d)
+                d = made[0]
                 _write(d / "memory.max", str(limits.memory_bytes))
                 if (d / "memory.swap.max").exists():
                     _write(d / "memory.swap.max", "0")
@@ -125,9 +125,6 @@ class Cgroups:
                     _write(d / "cpu.weight", str(CPU_WEIGHT_V2))
                     _write(d / "cpu.max", f"{int(limits.cpus * CPU_PERIOD_US)} {CPU_PERIOD_US}")
             else:
-                for b in self.bases:
-                    (b / name).mkdir()
-                    made.append(b / name)
                 mem, pids = made[0], made[1]
                 _write(mem / "memory.limit_in_bytes", str(limits.memory_bytes))
                 if (mem / "memory.memsw.limit_in_bytes").exists():
