@@ -180,7 +180,9 @@ class TestPlan:
         return plan
 
 
-_DEF_RE_CACHE: dict[str, re.Pattern[str]] = {}
+@functools.cache  # candidates are builtin names: a small, fixed set
+def _def_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
 
 
 def entry_points(code: str, candidates: Iterable[str]) -> frozenset[str]:
@@ -188,14 +190,7 @@ def entry_points(code: str, candidates: Iterable[str]) -> frozenset[str]:
 
     A lexical check (``def NAME(`` at the start of a line): the parent never parses untrusted code.
     """
-    found = set()
-    for name in candidates:
-        pat = _DEF_RE_CACHE.get(name)
-        if pat is None:
-            pat = _DEF_RE_CACHE[name] = re.compile(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
-        if pat.search(code):
-            found.add(name)
-    return frozenset(found)
+    return frozenset(name for name in candidates if _def_pattern(name).search(code))
 
 
 def name_roles(code: str, tests: tuple[str, ...], setup_code: str) -> Roles:
