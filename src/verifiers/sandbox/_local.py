@@ -515,14 +515,11 @@ class LocalPool:
         refill_at = pipeline // 2
         touched: set[int] = set()
         while self._queue and not self._broken:
-            sb = None
-            for c in self._sandboxes:
-                n = len(c.inflight)
-                if (c.ready and not c.draining and n < pipeline and (n <= refill_at or id(c) in touched)
-                        and (sb is None or n < len(sb.inflight))):
-                    sb = c
-            if sb is None:
+            eligible = [c for c in self._sandboxes if c.ready and not c.draining and len(c.inflight) < pipeline
+                        and (len(c.inflight) <= refill_at or id(c) in touched)]
+            if not eligible:
                 return
+            sb = min(eligible, key=lambda c: len(c.inflight))  # the first of the least loaded
             job = self._queue.popleft()
             try:
                 job.io = JobIO(job.frame)

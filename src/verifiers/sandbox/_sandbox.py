@@ -381,8 +381,7 @@ def start_error(stderr_path: str, isolation: str) -> str:
     err = stderr_head(stderr_path)
     if isolation != "bwrap":
         return f"the process sandbox failed to start: {err or 'no error output'}"
-    root = _isolation.host_is_root()
-    diag = _isolation.userns_diagnosis(root)
+    diag = _isolation.userns_diagnosis(_isolation.host_is_root())
     if diag:
         return f"the bubblewrap sandbox cannot start: {diag} (bwrap said: {err or 'nothing'})"
     return (f"the bubblewrap sandbox failed to start: {err or 'no error output'}. It needs user namespaces "
