@@ -90,6 +90,17 @@ class LocalPool:
 
     def __init__(self, options: PoolOptions) -> None:
         self.options = options
+        # Each setting is an attribute of the pool too (``pool.timeout_s``, ``pool.max_output_bytes``).
+        self.workers = options.workers
+        self.memory_mb = options.memory_mb
+        self.timeout_s = options.timeout_s
+        self.isolation = options.isolation
+        self.max_procs = options.max_procs
+        self.max_output_bytes = options.max_output_bytes
+        self.recycle_after = options.recycle_after
+        self.pipeline = options.pipeline
+        self.seccomp = options.seccomp
+        self.cgroup = options.cgroup
         self._lock = threading.Lock()
         self._submitted: collections.deque[Job] = collections.deque()
         self._queue: collections.deque[Job] = collections.deque()
@@ -135,19 +146,18 @@ class LocalPool:
 
     def _make_spec(self) -> SandboxSpec:
         """Check the host (bubblewrap, libseccomp, cgroups) and fix what every sandbox of this pool gets."""
-        o = self.options
         root = _isolation.host_is_root()
-        if o.isolation == "bwrap":
+        if self.isolation == "bwrap":
             _isolation.require_bwrap()
             _isolation.python_layout()
-            if o.seccomp:
+            if self.seccomp:
                 _seccomp.check_available()
             else:
                 warnings.warn("CodePool(seccomp=False): sandboxed programs run WITHOUT a syscall filter",
                               RuntimeWarning, stacklevel=3)
-        mem = o.memory_mb * 1024 * 1024
+        mem = self.memory_mb * 1024 * 1024
         config: dict[str, Any] = {
-            "sandboxed": o.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
+            "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
             "as_bytes": mem,
             # RLIMIT_SIGPENDING and RLIMIT_MEMLOCK: counted per user across namespaces (the namespace's
@@ -155,17 +165,17 @@ class LocalPool:
             "limits": [[resource.RLIMIT_FSIZE, 16 * 1024 * 1024], [resource.RLIMIT_NOFILE, 64],
                        [resource.RLIMIT_CORE, 0], [resource.RLIMIT_SIGPENDING, SIGPENDING],
                        [resource.RLIMIT_MEMLOCK, 64 * 1024]] + (
-                [[resource.RLIMIT_NPROC, o.max_procs + TRUSTED_PROCS[root]]] if o.isolation == "bwrap" else []),
+                [[resource.RLIMIT_NPROC, self.max_procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
             # Numbers that differ between architectures, resolved here (the zygote loads no `resource`/`mmap`).
             "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "map_anonymous": mmap.MAP_ANONYMOUS,
         }
         tmp = None
-        if o.isolation == "process":
+        if self.isolation == "process":
             self._tmpdir = tempfile.TemporaryDirectory(prefix="codepool-")
             tmp = config["tmp"] = self._tmpdir.name
-        cgroups = _cgroups.detect(o.cgroup, root) if o.isolation == "bwrap" else None
-        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, o.max_procs + TRUSTED_PROCS[root] + 4)
-        return SandboxSpec(o.isolation, config, o.seccomp, cgroups, limits, root, tmp)
+        cgroups = _cgroups.detect(self.cgroup, root) if self.isolation == "bwrap" else None
+        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
+        return SandboxSpec(self.isolation, config, self.seccomp, cgroups, limits, root, tmp)
 
     @property
     def cgroup_in_force(self) -> bool:
@@ -177,14 +187,14 @@ class LocalPool:
         """What bounds a program's memory here: the sandbox cgroup, or per-process RLIMIT_AS only."""
         spec = self._spec
         if spec is None or spec.cgroups is None:
-            return (f"RLIMIT_AS {self.options.memory_mb} MB per process, up to max_procs processes, plus a "
+            return (f"RLIMIT_AS {self.memory_mb} MB per process, up to max_procs processes, plus a "
                     f"{TMPFS_BYTES >> 20} MB tmpfs (no per-sandbox memory limit on this host)")
         return f"{spec.cgroups.describe()}: {spec.limits.memory_bytes >> 20} MB and {spec.limits.pids} tasks per sandbox"
 
     def _run(self, ready: threading.Event) -> None:
         try:
             assert self._spec is not None
-            for slot in range(self.options.workers):
+            for slot in range(self.workers):
                 self._sandboxes.append(Sandbox.spawn(slot, self._spec))
                 self.stats["workers_started"] += 1
             self._wait_ready()
@@ -224,7 +234,7 @@ class LocalPool:
         if len(code) > MAX_CODE_CHARS:
             fut.set_result(failed_result(plans, "runtime_error", f"program longer than {MAX_CODE_CHARS} characters"))
             return fut, None
-        timeout = float(timeout_s) if timeout_s is not None else self.options.timeout_s
+        timeout = float(timeout_s) if timeout_s is not None else self.timeout_s
         job = Job(code, setup_code, plans, timeout, fut)
         try:
             job.frame = encode_request(code, child_setup(setup_code),  # never data only tests read
@@ -320,13 +330,13 @@ class LocalPool:
         while True:
             if self._broken:
                 raise SandboxError(self._broken)
-            if len(self._sandboxes) == self.options.workers and all(sb.ready for sb in self._sandboxes):
+            if len(self._sandboxes) == self.workers and all(sb.ready for sb in self._sandboxes):
                 return
             self._collect_started()
             pending = [sb for sb in self._sandboxes if not sb.ready]
             for sb in pending:
                 if sb.proc.poll() is not None and not sb.ready:
-                    raise SandboxError(start_error(sb.stderr_path, self.options.isolation))
+                    raise SandboxError(start_error(sb.stderr_path, self.isolation))
             if not pending and not (self._life is not None and self._life.pending):
                 # one was lost and could not be replaced: say why it failed, when a failed start lost it
                 raise SandboxError(self._last_start_error or "could not start every sandbox")
@@ -511,7 +521,7 @@ class LocalPool:
         A sandbox takes jobs while it has fewer than ``pipeline``, but only starts a top-up when at most half
         full (fewer wake-ups); dealing one job at a time spreads a small batch over all sandboxes.
         """
-        pipeline = self.options.pipeline
+        pipeline = self.pipeline
         refill_at = pipeline // 2
         touched: set[int] = set()
         while self._queue and not self._broken:
@@ -572,7 +582,7 @@ class LocalPool:
             if sb not in self._sandboxes:
                 return
             if not sb.ready:
-                if "ready" in msg and (self.options.isolation != "bwrap" or msg.get("uid") == 0):
+                if "ready" in msg and (self.isolation != "bwrap" or msg.get("uid") == 0):
                     sb.ready = True
                     sb.info = msg
                     sb.head_since = time.monotonic()
@@ -594,7 +604,7 @@ class LocalPool:
         assert io is not None
         self._watch(io.chan, 0, job)
         io.read_frames()
-        stdout, stderr = io.outputs(self.options.max_output_bytes)
+        stdout, stderr = io.outputs(self.max_output_bytes)
         code: Any = msg.get("code")
         report_ok = type(code) is int and type(msg.get("setup")) is bool and type(msg.get("timed_out")) is bool
         if not report_ok or msg.get("error") or not msg["setup"]:
@@ -621,7 +631,7 @@ class LocalPool:
         self.stats["programs"] += 1
         job.future.set_result(res)
         sb.done += 1
-        if not sb.draining and sb.done >= self.options.recycle_after:
+        if not sb.draining and sb.done >= self.recycle_after:
             self.stats["recycled"] += 1
             self._drain(sb)
 
@@ -648,7 +658,7 @@ class LocalPool:
         self._unwatch(sb)
         self._sandboxes.remove(sb)
         was_ready = sb.ready
-        err = "" if was_ready else start_error(sb.stderr_path, self.options.isolation)
+        err = "" if was_ready else start_error(sb.stderr_path, self.isolation)
         jobs = list(sb.inflight)
         sb.inflight.clear()
         for job in jobs:

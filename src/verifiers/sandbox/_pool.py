@@ -61,7 +61,7 @@ class CodePool(LocalPool):
         super().__init__(PoolOptions(workers or os.cpu_count() or 1, memory_mb, float(timeout_s), isolation,
                                      max_procs, max_output_bytes, recycle_after, pipeline, seccomp, cgroup,
                                      ray_address))
-        self.backend = backend
+        self.backend, self.ray_address = backend, ray_address
         self._remote: Backend | None = None
 
     def start(self) -> Self:

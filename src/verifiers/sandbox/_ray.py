@@ -26,7 +26,7 @@ class _SandboxActor:
         self.pool = LocalPool(options).start()
 
     def ping(self) -> int:
-        return self.pool.options.workers
+        return self.pool.workers
 
     def run(self, code: str, tests: list[str], setup_code: str, timeout_s: float) -> ExecutionResult:
         return self.pool.run(code, tests, setup_code, timeout_s)
