@@ -45,11 +45,6 @@ class Lifecycle:
         """Stop ``sb``: gracefully (`Sandbox.close`: let the zygote exit) or at once (`Sandbox.kill`)."""
         self._requests.put(("close" if graceful else "kill", sb))
 
-    @property
-    def ready(self) -> bool:
-        """Whether `collect` has something."""
-        return bool(self._started)
-
     def collect(self) -> list[Sandbox | SandboxError]:
         """Every start finished since the last call, in request order."""
         out = []

@@ -151,7 +151,7 @@ class LocalPool:
             _isolation.require_bwrap()
             _isolation.python_layout()
             if self.seccomp:
-                _seccomp.check_available()
+                _seccomp.sandbox_filter()  # raises SeccompUnavailable (with the fix) where it cannot be built
             else:
                 warnings.warn("CodePool(seccomp=False): sandboxed programs run WITHOUT a syscall filter",
                               RuntimeWarning, stacklevel=3)
@@ -362,7 +362,7 @@ class LocalPool:
 
     def _collect_started(self) -> None:
         """Take in the sandboxes the lifecycle thread started (counting failures: three in a row break the pool)."""
-        if self._life is None or not self._life.ready:
+        if self._life is None:
             return
         for new in self._life.collect():
             if isinstance(new, SandboxError):

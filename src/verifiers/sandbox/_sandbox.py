@@ -131,14 +131,11 @@ class JobIO:
             texts.append(data.decode("utf-8", "replace"))
         return texts[0], texts[1]
 
-    def close_chan(self) -> None:
+    def close(self) -> None:
+        """Release every fd (idempotent)."""
         if self.chan_open:
             self.chan_open = False
             os.close(self.chan)
-
-    def close(self) -> None:
-        """Release every fd (idempotent)."""
-        self.close_chan()
         for i, fd in enumerate(self.child_fds):
             if fd >= 0:
                 os.close(fd)

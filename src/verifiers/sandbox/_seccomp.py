@@ -207,8 +207,3 @@ def memfd_with(data: bytes, name: str = "seccomp") -> int:
     os.write(fd, data)
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
-
-
-def check_available() -> None:
-    """Raise `SeccompUnavailable` (with the fix) unless the filter can be built here."""
-    sandbox_filter()
