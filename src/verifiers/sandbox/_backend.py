@@ -7,12 +7,14 @@ the options and receives jobs through `Backend.submit`.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
 
 from verifiers.sandbox._judge import TestPlan
 from verifiers.sandbox._result import ExecutionResult
 from verifiers.sandbox._sandbox import JobIO
+
+Isolation = Literal["bwrap", "process"]
 
 
 @dataclass
@@ -41,12 +43,13 @@ class Job:
 
 @dataclass(frozen=True)
 class PoolOptions:
-    """A pool's settings (the `CodePool` arguments); a remote backend starts its `LocalPool` s with them."""
+    """A pool's settings: the `CodePool` arguments, checked, with ``workers`` resolved. A `LocalPool` runs
+    with them; a remote backend starts its `LocalPool` s with them."""
 
     workers: int
     memory_mb: int
     timeout_s: float
-    isolation: str
+    isolation: Isolation
     max_procs: int
     max_output_bytes: int
     recycle_after: int
@@ -54,12 +57,6 @@ class PoolOptions:
     seccomp: bool
     cgroup: str | None
     ray_address: str | None = None
-
-    def local(self, **changes: Any) -> dict[str, Any]:
-        """Keyword arguments of a `LocalPool` with these settings (and ``changes``)."""
-        kwargs = asdict(self) | changes
-        kwargs.pop("ray_address")
-        return kwargs
 
 
 class Backend(Protocol):

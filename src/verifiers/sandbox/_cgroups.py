@@ -24,6 +24,7 @@ import contextlib
 import itertools
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,13 @@ def _write(path: Path, value: str) -> None:
         f.write(value)
 
 
+def _rmdirs(dirs: Iterable[Path]) -> None:
+    """Remove these groups in order, passing over any the kernel refuses (not empty yet, already gone)."""
+    for d in dirs:
+        with contextlib.suppress(OSError):
+            d.rmdir()
+
+
 def _counter(path: Path, key: str) -> int:
     try:
         for line in path.read_text().splitlines():
@@ -78,15 +86,12 @@ class SandboxCgroup:
 
     def oom_kills(self) -> int:
         """Out-of-memory kills so far in this group."""
-        if self.version == 2:
-            return _counter(self.dirs[0] / "memory.events", "oom_kill")
-        return _counter(self.dirs[0] / "memory.oom_control", "oom_kill")
+        counters = "memory.events" if self.version == 2 else "memory.oom_control"
+        return _counter(self.dirs[0] / counters, "oom_kill")
 
     def remove(self) -> None:
         """Delete the group(s) (their processes must be gone)."""
-        for d in self.dirs:
-            with contextlib.suppress(OSError):
-                d.rmdir()
+        _rmdirs(self.dirs)
 
 
 class Cgroups:
@@ -107,10 +112,11 @@ class Cgroups:
         name = f"s{next(self._names)}"
         made: list[Path] = []
         try:
+            for b in self.bases:  # v2: one group; v1: one per controller hierarchy
+                (b / name).mkdir()
+                made.append(b / name)
             if self.version == 2:
-                d = self.bases[0] / name
-                d.mkdir()
-                made.append(d)
+                d = made[0]
                 _write(d / "memory.max", str(limits.memory_bytes))
                 if (d / "memory.swap.max").exists():
                     _write(d / "memory.swap.max", "0")
@@ -119,9 +125,6 @@ class Cgroups:
                     _write(d / "cpu.weight", str(CPU_WEIGHT_V2))
                     _write(d / "cpu.max", f"{int(limits.cpus * CPU_PERIOD_US)} {CPU_PERIOD_US}")
             else:
-                for b in self.bases:
-                    (b / name).mkdir()
-                    made.append(b / name)
                 mem, pids = made[0], made[1]
                 _write(mem / "memory.limit_in_bytes", str(limits.memory_bytes))
                 if (mem / "memory.memsw.limit_in_bytes").exists():
@@ -133,17 +136,13 @@ class Cgroups:
                     _write(cpu / "cpu.cfs_period_us", str(CPU_PERIOD_US))
                     _write(cpu / "cpu.cfs_quota_us", str(int(limits.cpus * CPU_PERIOD_US)))
         except OSError as exc:
-            for d in made:
-                with contextlib.suppress(OSError):
-                    d.rmdir()
+            _rmdirs(made)
             raise SandboxError(f"could not create a sandbox cgroup ({self.describe()}): {exc}") from None
         return SandboxCgroup(self.version, tuple(made))
 
     def close(self) -> None:
         """Remove this pool's parent group(s) (after every sandbox group)."""
-        for b in self.bases:
-            with contextlib.suppress(OSError):
-                b.rmdir()
+        _rmdirs(self.bases)
 
 
 def _own_paths(proc_cgroup: str = "/proc/self/cgroup") -> dict[str, str]:
@@ -174,12 +173,7 @@ def _reap_stale(parent: Path) -> None:
     for d in entries:
         m = re.fullmatch(r"verifiers-(\d+)-\d+", d.name)
         if m and d.is_dir() and not Path(f"/proc/{m.group(1)}").exists():
-            for child in d.iterdir():
-                if child.is_dir():
-                    with contextlib.suppress(OSError):
-                        child.rmdir()
-            with contextlib.suppress(OSError):
-                d.rmdir()
+            _rmdirs([*(child for child in d.iterdir() if child.is_dir()), d])  # its sandbox groups, then it
 
 
 def _v2_at(base: Path) -> Cgroups:

@@ -43,8 +43,6 @@ BOOTSTRAP = (
     "fd=int(sys.argv[1])\n"
     "exec(compile(os.read(fd,1<<20),'<sandbox-zygote>','exec'),{'__name__':'__sandbox_zygote__','CTL':fd})\n"
 )
-ZYGOTE_SOURCE_PATH = Path(__file__).with_name("_zygote.py")
-LAUNCHER_SOURCE_PATH = Path(__file__).with_name("_launcher.py")
 # Root only: empty, world-traversable mount points where `_launcher` binds what a leased uid cannot reach.
 STAGE_DIR = "/run/verifiers-sandbox-stage"
 DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
@@ -52,10 +50,11 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 ZYGOTE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
 
 
-@functools.lru_cache(maxsize=1)
-def zygote_source() -> bytes:
-    """The zygote's source, sent as the first message on its control socket."""
-    return ZYGOTE_SOURCE_PATH.read_bytes()
+@functools.lru_cache(maxsize=2)
+def script_source(name: str) -> bytes:
+    """The text of this package's script ``_<name>.py``: ``zygote`` (sent as the first message on the
+    zygote's control socket) or ``launcher`` (run by root with ``-c``)."""
+    return Path(__file__).with_name(f"_{name}.py").read_bytes()
 
 
 @dataclass(frozen=True)
@@ -127,13 +126,7 @@ def require_bwrap() -> str:
 
 def host_is_root() -> bool:
     """Root of the host (euid 0 in the initial user namespace), who can map any uid for a sandbox."""
-    if os.geteuid() != 0:
-        return False
-    try:
-        with open("/proc/self/uid_map") as f:
-            return f.read().split() == ["0", "0", "4294967295"]
-    except OSError:
-        return False
+    return os.geteuid() == 0 and (_read("/proc/self/uid_map") or "").split() == ["0", "0", "4294967295"]
 
 
 def bind_sources() -> list[tuple[str, str]]:
@@ -166,8 +159,7 @@ def stage_plan() -> tuple[tuple[str, str], ...]:
             if os.path.isdir(unit):
                 os.makedirs(stage, mode=0o755, exist_ok=True)
             elif not os.path.exists(stage):
-                with open(stage, "w"):
-                    pass
+                Path(stage).touch()
             os.chmod(stage, 0o755)
     return tuple(units.items())
 
@@ -224,14 +216,9 @@ def launcher_argv(report_fd: int, release_fd: int, uid: int, stages: tuple[tuple
     leased ``uid``), which then execs ``bwrap``."""
     exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
     flat = [x for pair in stages for x in pair]
-    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", launcher_source(), str(report_fd), str(release_fd),
+    script = script_source("launcher").decode()
+    return _with_pdeathsig([exe, "-I", "-S", "-B", "-c", script, str(report_fd), str(release_fd),
                             str(uid), str(len(stages)), *flat, "--", *bwrap])
-
-
-@functools.lru_cache(maxsize=1)
-def launcher_source() -> str:
-    """The text of `_launcher`, run with ``-c`` (root, outside the sandbox)."""
-    return LAUNCHER_SOURCE_PATH.read_text()
 
 
 def process_argv(ctl_fd: int) -> list[str]:
@@ -263,13 +250,10 @@ def _parent_dirs(dests: list[str], bound_dirs: list[str]) -> list[str]:
 
 def write_id_maps(pid: int, outer_uid: int, outer_gid: int) -> None:
     """Map uid/gid 0 of ``pid``'s new user namespace to ``outer_uid``/``outer_gid`` (and deny setgroups)."""
-    base = f"/proc/{pid}"
-    with open(f"{base}/setgroups", "w") as f:
-        f.write("deny")
-    with open(f"{base}/uid_map", "w") as f:
-        f.write(f"0 {outer_uid} 1\n")
-    with open(f"{base}/gid_map", "w") as f:
-        f.write(f"0 {outer_gid} 1\n")
+    maps = (("setgroups", "deny"), ("uid_map", f"0 {outer_uid} 1\n"), ("gid_map", f"0 {outer_gid} 1\n"))
+    for name, text in maps:  # in this order: gid_map may be written only once setgroups is denied
+        with open(f"/proc/{pid}/{name}", "w") as f:
+            f.write(text)
 
 
 def _read(path: str) -> str | None:

@@ -63,7 +63,7 @@ import sys
 import tokenize
 import types
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from verifiers.sandbox._protocol import MAX_SAME_HASH, ValueRejected, check_hash_flood, encode_value
@@ -92,6 +92,8 @@ from verifiers.sandbox._pure import (
 from verifiers.sandbox._setup import (
     EMPTY_SCOPE,
     SetupScope,
+    is_dunder,
+    is_iterator,
     member_usage,
     parse_python,
     setup_scope,
@@ -178,7 +180,9 @@ class TestPlan:
         return plan
 
 
-_DEF_RE_CACHE: dict[str, re.Pattern[str]] = {}
+@functools.cache  # candidates are builtin names: a small, fixed set
+def _def_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
 
 
 def entry_points(code: str, candidates: Iterable[str]) -> frozenset[str]:
@@ -186,14 +190,7 @@ def entry_points(code: str, candidates: Iterable[str]) -> frozenset[str]:
 
     A lexical check (``def NAME(`` at the start of a line): the parent never parses untrusted code.
     """
-    found = set()
-    for name in candidates:
-        pat = _DEF_RE_CACHE.get(name)
-        if pat is None:
-            pat = _DEF_RE_CACHE[name] = re.compile(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
-        if pat.search(code):
-            found.add(name)
-    return frozenset(found)
+    return frozenset(name for name in candidates if _def_pattern(name).search(code))
 
 
 def name_roles(code: str, tests: tuple[str, ...], setup_code: str) -> Roles:
@@ -663,7 +660,7 @@ class _Planner:
             value = eval(code, env)
         except Exception as exc:  # noqa: BLE001  (the real assert would raise here too)
             return ("err", f"raised {type(exc).__name__}: {exc}"[:300])
-        if _is_iterator(value):  # consumed by a judgement: every judgement gets its own
+        if is_iterator(value):  # consumed by a judgement: every judgement gets its own
             if not (all(_shareable(v) for k, v in env.items() if k != "__builtins__") and _calls_pure(n, env)):
                 self.private = True
             return ("fresh", code, env)
@@ -846,8 +843,7 @@ class _Planner:
         old = self.leaves[pos]
         if old.wrap is not None:
             return None
-        self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values,
-                                ast.unparse(ast.fix_missing_locations(whole)))
+        self.leaves[pos] = replace(old, wrap=ast.unparse(ast.fix_missing_locations(whole)))
         return k
 
     def projection(self, n: ast.expr, loop: frozenset[str]) -> bool:
@@ -917,13 +913,14 @@ class _Planner:
             node = self.closed_node(cond)
             if node[0] == "err":
                 return ("raise", node[1])
-            if not _fresh_value(node):
+            if not _fresh(node):
                 return None
             return self.if_clause(n, i, j + 1)
         rest = self.if_clause(n, i, j + 1)
         return ("if", self.plan(cond, True), rest if rest is not None else ("for_lit", ()))
 
-    def wrap_leaf(self, call: ast.Call, args: tuple[Node, ...], kw: tuple[tuple[str, Node], ...]) -> None:
+    def wrap_leaf(self, call: ast.Call, args: tuple[Node, ...],
+                  kw: tuple[tuple[str | None, Node], ...]) -> None:
         """Give a one-argument judge builtin call's program argument its `Leaf.wrap` (``str(__leafvalue__)``).
 
         One argument only: any other argument is test data (``math.isclose(f(1), 2.5)``), and test data
@@ -931,10 +928,10 @@ class _Planner:
         """
         if len(args) != 1 or kw or args[0][0] != "leaf":
             return
-        wrapped = ast.Call(ast.Name(_func_source(call), ast.Load()), [ast.Name("__leafvalue__", ast.Load())], [])
+        func = ast.Name(ast.unparse(call.func), ast.Load())  # the function's name as written (``math.floor``)
+        wrapped = ast.Call(func, [ast.Name("__leafvalue__", ast.Load())], [])
         pos = next(j for j, leaf in enumerate(self.leaves) if leaf.index == args[0][1])
-        old = self.leaves[pos]
-        self.leaves[pos] = Leaf(old.index, old.source, old.truth, old.name, old.values, ast.unparse(wrapped))
+        self.leaves[pos] = replace(self.leaves[pos], wrap=ast.unparse(wrapped))
 
     def data_args(self, n: ast.Call, name: str | None) -> bool:
         """Whether the parent can apply a judge function (``name``) or a set-up function (``name`` None) to
@@ -945,7 +942,7 @@ class _Planner:
         classes or objects (``isinstance(s, Stack)``, ``callable(f)``)."""
         if not _plain_args(n):
             return False
-        fn_args = [a for a in n.args if isinstance(a, ast.Lambda)]
+        fn_args: list[ast.expr] = [a for a in n.args if isinstance(a, ast.Lambda)]
         fn_args += [k.value for k in n.keywords if k.arg == "key" or isinstance(k.value, ast.Lambda)]
         if name in HIGHER_ORDER and n.args:
             fn_args.append(n.args[0])
@@ -1026,7 +1023,7 @@ class _Planner:
         if isinstance(n, ast.Call) and (n is self.entry_node or self.program_rooted(n.func)):
             f = n.func
             if isinstance(f, ast.Attribute) and (n.args or n.keywords) and (
-                    _dunder(f.attr) or (f.attr in METHOD_NAMES and not self.object_method(n))):
+                    is_dunder(f.attr) or (f.attr in METHOD_NAMES and not self.object_method(n))):
                 # The test means a builtin type's method on a returned value (or a comparison, ``__eq__``):
                 # its arguments are the test's values, never the program's inputs.
                 return f"test values handed to .{f.attr}() of a program value"
@@ -1050,7 +1047,7 @@ class _Planner:
         if isinstance(n, (ast.Compare, ast.BoolOp, ast.IfExp, ast.Lambda, ast.ListComp, ast.SetComp,
                           ast.GeneratorExp, ast.DictComp)) or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not)):
             return f"a {type(n).__name__.lower()} of the test"
-        if self.closed(n) and self.is_data(n):
+        if isinstance(n, ast.expr) and self.closed(n) and self.is_data(n):
             return "a test value"
         for c in ast.iter_child_nodes(n):
             why = self.test_data(c)
@@ -1112,7 +1109,7 @@ class _Shipper(ast.NodeTransformer):
         if isinstance(node, ast.expr) and not isinstance(node, (ast.Constant, ast.Name)) or (
                 isinstance(node, ast.Name) and self.planner.kind(node.id) in ("parent", _CONST)):
             try:
-                enc = self.planner.shippable(node)  # type: ignore[arg-type]
+                enc = self.planner.shippable(node)
             except _NotShippable:
                 return super().generic_visit(node)
             self.values.append(enc)
@@ -1146,8 +1143,8 @@ def _free_names(n: ast.AST, bound: frozenset[str] = frozenset()) -> set[str]:
         a = n.args
         params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} | {
             p.arg for p in (a.vararg, a.kwarg) if p is not None}
-        out = set().union(*(_free_names(d, bound) for d in (*a.defaults, *a.kw_defaults) if d is not None))
-        return out | _free_names(n.body, bound | params)
+        return _free_names(n.body, bound | params).union(
+            *(_free_names(d, bound) for d in (*a.defaults, *a.kw_defaults) if d is not None))
     if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         out: set[str] = set()
         inner = bound
@@ -1204,25 +1201,9 @@ def _bind(p: Any, value: Any, out: dict[str, Any]) -> None:
         _bind(s, v, out)
 
 
-def _is_iterator(v: Any) -> bool:
-    try:
-        return iter(v) is v
-    except TypeError:
-        return False
-
-
 def _fresh(node: Node) -> Any:
     """The value of a ``lit`` or ``fresh`` node (a ``fresh`` one evaluated anew)."""
     return eval(node[1], node[2]) if node[0] == "fresh" else node[1]
-
-
-def _fresh_value(node: Node) -> Any:
-    return _fresh(node)
-
-
-def _func_source(call: ast.Call) -> str:
-    """The called function's name as written (``str``, ``math.floor``)."""
-    return ast.unparse(call.func)
 
 
 def _snippet(n: ast.AST) -> str:
@@ -1242,10 +1223,6 @@ def _singleton(node: Node) -> bool:
     """A literal None, True, False, Ellipsis or class plan node: identity with one is the same for a
     decoded copy as for the program's value (decoding keeps exact builtin types: ``type(f(1)) is list``)."""
     return node[0] == "lit" and (any(node[1] is v for v in (None, True, False, Ellipsis)) or type(node[1]) is type)
-
-
-def _dunder(name: str) -> bool:
-    return name.startswith("__") and name.endswith("__")
 
 
 def _equalable(v: Any) -> bool:
@@ -1563,13 +1540,11 @@ def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tup
     every later test of the program fail. A cached private plan is never evaluated: this judgement plans
     its own copy.
     """
+    budget = plan.budget if plan.budget is not None else JudgeBudget()
+    if plan.private and not plan.owned:  # only a plan with a tree is private
+        plan = _plan(*plan.key)
     if plan.tree is None:
         return False, plan.error or "unsupported test"
-    budget = plan.budget if plan.budget is not None else JudgeBudget()
-    if plan.private and not plan.owned:
-        plan = _plan(*plan.key)
-        if plan.tree is None:
-            return False, plan.error or "unsupported test"
     if budget.spent_by is not None:
         return False, (f"not judged: the program's judge work budget ({MAX_JUDGE_STEPS} steps for all its tests) "
                        "was spent by an earlier test")

@@ -45,11 +45,6 @@ class Lifecycle:
         """Stop ``sb``: gracefully (`Sandbox.close`: let the zygote exit) or at once (`Sandbox.kill`)."""
         self._requests.put(("close" if graceful else "kill", sb))
 
-    @property
-    def ready(self) -> bool:
-        """Whether `collect` has something."""
-        return bool(self._started)
-
     def collect(self) -> list[Sandbox | SandboxError]:
         """Every start finished since the last call, in request order."""
         out = []
@@ -71,10 +66,7 @@ class Lifecycle:
             kind, arg = request
             if isinstance(arg, Sandbox):
                 try:
-                    if kind == "close":
-                        arg.close()
-                    else:
-                        arg.kill()
+                    (arg.close if kind == "close" else arg.kill)()
                 except Exception:  # noqa: BLE001, S110  (best effort: the thread must keep serving starts)
                     pass
                 continue

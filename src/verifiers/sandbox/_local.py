@@ -27,26 +27,26 @@ import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, wait
-from typing import Any, Literal, Self
+from typing import Any, Self
 
 from verifiers.errors import ConfigError, SandboxError
 from verifiers.sandbox import _cgroups, _isolation, _seccomp
-from verifiers.sandbox._backend import Job
+from verifiers.sandbox._backend import Job, PoolOptions
 from verifiers.sandbox._judge import plan_tests
 from verifiers.sandbox._lifecycle import Lifecycle
 from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_request
 from verifiers.sandbox._result import (
     MAX_CHILD_FRAME_BYTES,
     ChildReport,
+    ExecStatus,
     ExecutionResult,
     build_result,
     failed_result,
     no_tests_result,
 )
-from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error
+from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error, stderr_head
 from verifiers.sandbox._setup import child_setup
 
-Isolation = Literal["bwrap", "process"]
 # Budgets and timings (seconds / bytes).
 STARTUP_TIMEOUT_S = 30.0
 KILL_GRACE_S = 2.0  # the parent's own kill, after the zygote's deadline should have fired
@@ -84,33 +84,23 @@ WARM_MODULES = ("math", "re", "collections", "heapq", "itertools", "functools", 
 class LocalPool:
     """Sandboxes on this host that run Python programs against assert tests, judged in this process.
 
-    The local backend of `verifiers.sandbox.CodePool` (whose docstring lists the arguments); a Ray actor
-    hosts one of these too.
+    The local backend of `verifiers.sandbox.CodePool` (which checks the settings; its docstring lists them);
+    a Ray actor hosts one of these too.
     """
 
-    def __init__(self, workers: int | None = None, memory_mb: int = 512, timeout_s: float = 5.0, *,
-                 isolation: Isolation = "bwrap", max_procs: int = 32, max_output_bytes: int = 8192,
-                 recycle_after: int = 2000, pipeline: int = 8, seccomp: bool = True, cgroup: str | None = "auto") -> None:
-        if isolation not in ("bwrap", "process"):
-            raise ConfigError(f"isolation must be 'bwrap' or 'process', got {isolation!r}")
-        if workers is not None and not 1 <= workers <= 100:
-            raise ConfigError(f"workers must be between 1 and 100, got {workers}")
-        if timeout_s <= 0 or memory_mb < 32 or max_procs < 2 or pipeline < 1 or recycle_after < 1:
-            raise ConfigError("timeout_s must be > 0, memory_mb >= 32, max_procs >= 2, pipeline >= 1, "
-                              f"recycle_after >= 1 (got {timeout_s}, {memory_mb}, {max_procs}, {pipeline}, "
-                              f"{recycle_after})")
-        if seccomp not in (True, False):
-            raise ConfigError(f"seccomp must be True or False, got {seccomp!r}")
-        self.workers = workers or os.cpu_count() or 1
-        self.memory_mb = memory_mb
-        self.timeout_s = float(timeout_s)
-        self.isolation = isolation
-        self.max_procs = max_procs
-        self.max_output_bytes = max_output_bytes
-        self.recycle_after = recycle_after
-        self.pipeline = pipeline
-        self.seccomp = seccomp
-        self.cgroup = cgroup
+    def __init__(self, options: PoolOptions) -> None:
+        self.options = options
+        # Each setting is an attribute of the pool too (``pool.timeout_s``, ``pool.max_output_bytes``).
+        self.workers = options.workers
+        self.memory_mb = options.memory_mb
+        self.timeout_s = options.timeout_s
+        self.isolation = options.isolation
+        self.max_procs = options.max_procs
+        self.max_output_bytes = options.max_output_bytes
+        self.recycle_after = options.recycle_after
+        self.pipeline = options.pipeline
+        self.seccomp = options.seccomp
+        self.cgroup = options.cgroup
         self._lock = threading.Lock()
         self._submitted: collections.deque[Job] = collections.deque()
         self._queue: collections.deque[Job] = collections.deque()
@@ -150,12 +140,7 @@ class LocalPool:
         self._thread.start()
         ready.wait()
         if self._start_exc is not None:
-            self._thread.join()
-            self._thread = None
-            self._stop_lifecycle()
-            for fd in (self._wake_r, self._wake_w):
-                os.close(fd)
-            self._release_spec()
+            self._join()
             raise self._start_exc
         return self
 
@@ -166,7 +151,7 @@ class LocalPool:
             _isolation.require_bwrap()
             _isolation.python_layout()
             if self.seccomp:
-                _seccomp.check_available()
+                _seccomp.sandbox_filter()  # raises SeccompUnavailable (with the fix) where it cannot be built
             else:
                 warnings.warn("CodePool(seccomp=False): sandboxed programs run WITHOUT a syscall filter",
                               RuntimeWarning, stacklevel=3)
@@ -191,14 +176,6 @@ class LocalPool:
         cgroups = _cgroups.detect(self.cgroup, root) if self.isolation == "bwrap" else None
         limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
         return SandboxSpec(self.isolation, config, self.seccomp, cgroups, limits, root, tmp)
-
-    def _release_spec(self) -> None:
-        if self._spec is not None and self._spec.cgroups is not None:
-            self._spec.cgroups.close()
-        self._spec = None
-        if self._tmpdir is not None:
-            self._tmpdir.cleanup()
-            self._tmpdir = None
 
     @property
     def cgroup_in_force(self) -> bool:
@@ -294,10 +271,12 @@ class LocalPool:
         """
         futs, jobs = [], []
         for it in items:
-            if isinstance(it, Mapping):
-                fut, job = self._job(it["code"], it["tests"], it.get("setup_code", ""), it.get("timeout_s"))
-            else:
-                fut, job = self._job(*self._tuple_args(it))
+            if not isinstance(it, Mapping):
+                if not 2 <= len(it) <= 4:
+                    raise ConfigError("map items are (code, tests[, setup_code[, timeout_s]]), "
+                                      f"got {len(it)} fields")
+                it = dict(zip(("code", "tests", "setup_code", "timeout_s"), it))
+            fut, job = self._job(it["code"], it["tests"], it.get("setup_code", ""), it.get("timeout_s"))
             futs.append(fut)
             if job is not None:
                 jobs.append(job)
@@ -308,34 +287,35 @@ class LocalPool:
         wait(futs)  # one wake-up for the whole batch, not one per result
         return [f.result() for f in futs]
 
-    @staticmethod
-    def _tuple_args(it: Sequence[Any]) -> tuple[str, Sequence[str], str, float | None]:
-        if not 2 <= len(it) <= 4:
-            raise ConfigError(f"map items are (code, tests[, setup_code[, timeout_s]]), got {len(it)} fields")
-        padded = [*it, *["", None][len(it) - 2:]]  # defaults for the fields left out
-        return padded[0], padded[1], padded[2], padded[3]
-
     def close(self) -> None:
         """Stop every sandbox (pending jobs still finish first)."""
         if self._thread is None:
             return
         self._closing = True
         self._wake()
+        self._join()
+
+    def _join(self) -> None:
+        """Wait for the dispatcher to end, then stop the lifecycle thread and release the pool's wake-up pipe,
+        cgroups and scratch directory."""
+        assert self._thread is not None
         self._thread.join()
         self._thread = None
-        self._stop_lifecycle()
+        if self._life is not None:
+            self._life.stop()
+            self._life = None
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
-        self._release_spec()
+        if self._spec is not None and self._spec.cgroups is not None:
+            self._spec.cgroups.close()
+        self._spec = None
+        if self._tmpdir is not None:
+            self._tmpdir.cleanup()
+            self._tmpdir = None
 
     def _wake(self) -> None:
         with contextlib.suppress(BlockingIOError):  # full: the dispatcher has wake-ups pending already
             os.write(self._wake_w, b"x")
-
-    def _stop_lifecycle(self) -> None:
-        if self._life is not None:
-            self._life.stop()
-            self._life = None
 
     def __enter__(self) -> Self:
         return self.start()
@@ -369,8 +349,8 @@ class LocalPool:
             finally:
                 sel.close()
             if time.monotonic() > deadline:
-                raise SandboxError(f"sandboxes did not start within {STARTUP_TIMEOUT_S}s: "
-                                   f"{self._sandboxes[0].stderr_text() if self._sandboxes else ''}")
+                said = stderr_head(self._sandboxes[0].stderr_path) if self._sandboxes else ""
+                raise SandboxError(f"sandboxes did not start within {STARTUP_TIMEOUT_S}s: {said}")
 
     def _replace(self, sb: Sandbox) -> bool:
         """Have a sandbox started in ``sb``'s slot (off this thread: see `_lifecycle`); True if requested."""
@@ -382,7 +362,7 @@ class LocalPool:
 
     def _collect_started(self) -> None:
         """Take in the sandboxes the lifecycle thread started (counting failures: three in a row break the pool)."""
-        if self._life is None or not self._life.ready:
+        if self._life is None:
             return
         for new in self._life.collect():
             if isinstance(new, SandboxError):
@@ -391,11 +371,16 @@ class LocalPool:
                 if self._start_failures >= MAX_START_FAILURES:
                     self._broken = self._broken or str(new)
             elif self._closing or self._broken:
-                self._life.retire(new, graceful=False)
+                self._stop(new, graceful=False)
             else:
                 self._sandboxes.append(new)
                 if hasattr(self, "_sel"):
                     self._watch(new.ctl.fileno(), selectors.EVENT_READ, new)
+
+    def _stop(self, sb: Sandbox, *, graceful: bool) -> None:
+        """Have ``sb`` stopped off this thread (`Lifecycle.retire`: closed once idle, or killed)."""
+        assert self._life is not None  # set from start() until the dispatcher has ended
+        self._life.retire(sb, graceful=graceful)
 
     def _drain(self, sb: Sandbox) -> None:
         """Give ``sb`` no more programs and start its replacement now: the new sandbox warms up (~0.1 s)
@@ -475,7 +460,9 @@ class LocalPool:
             self._maintain()
             if not self._sandboxes and self._queue and not self._broken and not (self._life and self._life.pending):
                 self._broken = "every sandbox failed to start"
-            self._fail_queue_if_broken()
+            if self._broken:  # nothing queued can run any more
+                while self._queue:
+                    self._queue.popleft().future.set_exception(SandboxError(self._broken))
             if answered and all(len(sb.inflight) >= COALESCE_DEPTH for sb in self._sandboxes):
                 time.sleep(COALESCE_S)  # every sandbox has work queued: let answers pile up, wake less often
             answered = False
@@ -508,10 +495,7 @@ class LocalPool:
                     self._watch(obj.io.chan, want, obj)
         for sb in self._sandboxes:
             self._unwatch(sb)
-            if self._life is not None:
-                self._life.retire(sb, graceful=True)
-            else:
-                sb.close()
+            self._stop(sb, graceful=True)
         self._sandboxes.clear()
         self._sel.close()
 
@@ -531,28 +515,21 @@ class LocalPool:
             return sb.head_since + sb.inflight[0].timeout + KILL_GRACE_S
         return float("inf")
 
-    def _fail_queue_if_broken(self) -> None:
-        if self._broken:
-            while self._queue:
-                self._queue.popleft().future.set_exception(SandboxError(self._broken))
-
     def _assign(self) -> None:
         """Deal queued jobs one at a time to the least-loaded sandbox.
 
         A sandbox takes jobs while it has fewer than ``pipeline``, but only starts a top-up when at most half
         full (fewer wake-ups); dealing one job at a time spreads a small batch over all sandboxes.
         """
-        refill_at = self.pipeline // 2
+        pipeline = self.pipeline
+        refill_at = pipeline // 2
         touched: set[int] = set()
         while self._queue and not self._broken:
-            sb = None
-            for c in self._sandboxes:
-                n = len(c.inflight)
-                if (c.ready and not c.draining and n < self.pipeline and (n <= refill_at or id(c) in touched)
-                        and (sb is None or n < len(sb.inflight))):
-                    sb = c
-            if sb is None:
+            eligible = [c for c in self._sandboxes if c.ready and not c.draining and len(c.inflight) < pipeline
+                        and (len(c.inflight) <= refill_at or id(c) in touched)]
+            if not eligible:
                 return
+            sb = min(eligible, key=lambda c: len(c.inflight))  # the first of the least loaded
             job = self._queue.popleft()
             try:
                 job.io = JobIO(job.frame)
@@ -673,7 +650,7 @@ class LocalPool:
         self.stats["hard_kills"] += 1
         self._retire(sb, "timeout", "time limit exceeded (the sandbox was killed by the parent)")
 
-    def _retire(self, sb: Sandbox, head_status: str | None, detail: str) -> None:
+    def _retire(self, sb: Sandbox, head_status: ExecStatus | None, detail: str) -> None:
         """Kill ``sb``. The job it was running gets ``head_status`` (None: it is charged an attempt and
         runs again); jobs queued behind it run elsewhere, uncharged."""
         if sb not in self._sandboxes:
@@ -687,15 +664,12 @@ class LocalPool:
         for job in jobs:
             job.close_io()
         oom = sb.record_oom()
-        if self._life is not None:
-            self._life.retire(sb, graceful=False)
-        else:
-            sb.kill()
+        self._stop(sb, graceful=False)
         if jobs:
             head = jobs.pop(0)
             if head_status is not None:
                 status = "memory" if oom and head_status == "crashed" else head_status
-                head.future.set_result(failed_result(head.plans, status, detail,  # type: ignore[arg-type]
+                head.future.set_result(failed_result(head.plans, status, detail,
                                                      time.monotonic() - sb.head_since))
             else:
                 self._charge(head, detail)
@@ -714,9 +688,6 @@ class LocalPool:
             if sb.draining and not sb.inflight:
                 self._unwatch(sb)
                 self._sandboxes.remove(sb)
-                if self._life is not None:
-                    self._life.retire(sb, graceful=True)
-                else:
-                    sb.close()
+                self._stop(sb, graceful=True)
                 if not sb.replaced:
                     self._replace(sb)

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Self
 
 from verifiers.errors import ConfigError
-from verifiers.sandbox._backend import Backend, Job, PoolOptions
-from verifiers.sandbox._local import Isolation, LocalPool
+from verifiers.sandbox._backend import Backend, Isolation, Job, PoolOptions
+from verifiers.sandbox._local import LocalPool
 from verifiers.sandbox._ray import RayBackend
 
 # Backends other than this host's dispatcher, by name: each is built from the pool's options.
@@ -47,18 +48,21 @@ class CodePool(LocalPool):
                  seccomp: bool = True, cgroup: str | None = "auto", ray_address: str | None = None) -> None:
         if backend != "local" and backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {', '.join(['local', *BACKENDS])}, got {backend!r}")
-        super().__init__(workers, memory_mb, timeout_s, isolation=isolation, max_procs=max_procs,
-                         max_output_bytes=max_output_bytes, recycle_after=recycle_after, pipeline=pipeline,
-                         seccomp=seccomp, cgroup=cgroup)
+        if isolation not in ("bwrap", "process"):
+            raise ConfigError(f"isolation must be 'bwrap' or 'process', got {isolation!r}")
+        if workers is not None and not 1 <= workers <= 100:
+            raise ConfigError(f"workers must be between 1 and 100, got {workers}")
+        if timeout_s <= 0 or memory_mb < 32 or max_procs < 2 or pipeline < 1 or recycle_after < 1:
+            raise ConfigError("timeout_s must be > 0, memory_mb >= 32, max_procs >= 2, pipeline >= 1, "
+                              f"recycle_after >= 1 (got {timeout_s}, {memory_mb}, {max_procs}, {pipeline}, "
+                              f"{recycle_after})")
+        if seccomp not in (True, False):
+            raise ConfigError(f"seccomp must be True or False, got {seccomp!r}")
+        super().__init__(PoolOptions(workers or os.cpu_count() or 1, memory_mb, float(timeout_s), isolation,
+                                     max_procs, max_output_bytes, recycle_after, pipeline, seccomp, cgroup,
+                                     ray_address))
         self.backend, self.ray_address = backend, ray_address
         self._remote: Backend | None = None
-
-    @property
-    def options(self) -> PoolOptions:
-        """This pool's settings, as a backend receives them."""
-        return PoolOptions(self.workers, self.memory_mb, self.timeout_s, self.isolation, self.max_procs,
-                           self.max_output_bytes, self.recycle_after, self.pipeline, self.seccomp, self.cgroup,
-                           self.ray_address)
 
     def start(self) -> Self:
         """Start the sandboxes (here, or the backend's) and wait until they are ready."""

@@ -14,6 +14,7 @@ import itertools
 import json
 import marshal
 import struct
+from collections.abc import Callable
 from typing import Any
 
 # Hostile-input budgets (bytes, nodes, nesting) for everything that flows back from a sandbox.
@@ -25,6 +26,9 @@ MAX_VALUE_DEPTH = 100
 MAX_SAME_HASH = 32
 
 _HEADER = struct.Struct(">I")
+# Containers a value tree carries as ``{tag: [items]}`` (see `decode_value`), and their tags by type.
+_CONTAINERS: dict[str, Callable[[list[Any]], Any]] = {"t": tuple, "s": set, "z": frozenset}
+_TAGS = {t: tag for tag, t in _CONTAINERS.items()}
 
 
 class ProtocolError(Exception):
@@ -36,8 +40,6 @@ def encode_frame(payload: bytes) -> bytes:
     if len(payload) > MAX_FRAME_BYTES:
         raise ProtocolError(f"frame of {len(payload)} bytes exceeds MAX_FRAME_BYTES={MAX_FRAME_BYTES}")
     return _HEADER.pack(len(payload)) + payload
-
-
 
 
 def encode_request(code: str, setup: str, leaves: list[list[Any]]) -> bytes:
@@ -125,12 +127,8 @@ def _decode(t: Any, depth: int, budget: list[int]) -> Any:
     if tag in ("s", "z", "d") and len(items) > MAX_SAME_HASH:
         check_hash_flood([p[0] if tag == "d" and type(p) is list and p else p for p in items])
     try:
-        if tag == "t":
-            return tuple(items)
-        if tag == "s":
-            return set(items)
-        if tag == "z":
-            return frozenset(items)
+        if tag in _CONTAINERS:
+            return _CONTAINERS[tag](items)
         if tag == "d":
             if not all(type(p) is list and len(p) == 2 for p in items):
                 raise ValueRejected("bad dict encoding")
@@ -164,12 +162,9 @@ def encode_value(v: Any) -> Any:
         return v
     if tv is list:
         return [encode_value(x) for x in v]
-    if tv is tuple:
-        return {"t": [encode_value(x) for x in v]}
-    if tv is set:
-        return {"s": [encode_value(x) for x in v]}
-    if tv is frozenset:
-        return {"z": [encode_value(x) for x in v]}
+    tag = _TAGS.get(tv)
+    if tag is not None:
+        return {tag: [encode_value(x) for x in v]}
     if tv is dict:
         return {"d": [[encode_value(k), encode_value(x)] for k, x in v.items()]}
     if tv is bytes:

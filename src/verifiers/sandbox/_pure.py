@@ -425,13 +425,10 @@ def _operator_funcs() -> dict[str, Callable[..., Any]]:
 
 def _module_funcs() -> dict[str, Callable[..., Any]]:
     out: dict[str, Callable[..., Any]] = {}
-    for n in dir(math):
-        if not n.startswith("_") and callable(getattr(math, n)):
-            out[f"math.{n}"] = getattr(math, n)
+    for mod in (math, cmath):
+        out.update({f"{mod.__name__}.{n}": getattr(mod, n) for n in dir(mod)
+                    if not n.startswith("_") and callable(getattr(mod, n))})
     out.update({"math.factorial": _factorial, "math.comb": _comb, "math.perm": _perm, "math.prod": _prod})
-    for n in dir(cmath):
-        if not n.startswith("_") and callable(getattr(cmath, n)):
-            out[f"cmath.{n}"] = getattr(cmath, n)
     out.update({f"operator.{n}": f for n, f in _operator_funcs().items()})
     for n in ("match", "fullmatch", "search", "findall", "finditer", "split", "sub", "subn", "escape", "compile"):
         out[f"re.{n}"] = _regex(n)
@@ -545,8 +542,9 @@ def _methods_of(t: type, names: Iterable[str], special: dict[str, Callable[..., 
     return out
 
 
-_TEXT_SPECIAL = {"join": _str_join, "replace": _replace, "center": _width("center"), "ljust": _width("ljust"),
-                 "rjust": _width("rjust"), "zfill": _width("zfill"), "expandtabs": _expandtabs}
+_TEXT_SPECIAL: dict[str, Callable[..., Any]] = {
+    "join": _str_join, "replace": _replace, "center": _width("center"), "ljust": _width("ljust"),
+    "rjust": _width("rjust"), "zfill": _width("zfill"), "expandtabs": _expandtabs}
 _SET_METHODS = ["issubset", "issuperset", "isdisjoint", "union", "intersection", "difference",
                 "symmetric_difference", "copy"]
 _MATCH_METHODS = ["group", "groups", "groupdict", "start", "end", "span", "expand"]
@@ -577,11 +575,9 @@ METHOD_NAMES = frozenset(n for table in METHODS.values() for n in table)
 
 # Callables that may run inside a judgement on shared (cached) values: the judge's own functions and the
 # builtins, module functions and methods they stand for. None mutates its arguments or keeps state.
-_PURE_CALLABLES = [*FUNCS.values(), *(f for table in METHODS.values() for f in table.values())]
-for _key in FUNCS:
-    _mod, _, _attr = _key.rpartition(".")
-    _PURE_CALLABLES.append(getattr(sys.modules[_mod] if _mod else builtins, _attr, None))
-_PURE_CALLABLE_IDS = frozenset(id(f) for f in _PURE_CALLABLES if f is not None)
+# (FUNC_KEYS already holds the ids of the builtins and module functions FUNCS stands for.)
+_PURE_CALLABLE_IDS = frozenset(
+    [*map(id, FUNCS.values()), *(id(f) for table in METHODS.values() for f in table.values()), *FUNC_KEYS])
 
 
 # Values of these types never change: a cached plan may hand the same one to every judgement.

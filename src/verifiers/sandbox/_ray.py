@@ -8,6 +8,7 @@ actor is trusted code, the sandboxed program never talks to Ray. Results travel 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 from concurrent.futures import Future
 from typing import Any
@@ -21,8 +22,8 @@ from verifiers.sandbox._result import ExecutionResult
 class _SandboxActor:
     """Ray actor body: one local pool per actor."""
 
-    def __init__(self, options: dict[str, Any]) -> None:
-        self.pool = LocalPool(**options).start()
+    def __init__(self, options: PoolOptions) -> None:
+        self.pool = LocalPool(options).start()
 
     def ping(self) -> int:
         return self.pool.workers
@@ -49,7 +50,7 @@ class RayBackend:
         self._ray = ray
         if not ray.is_initialized():
             ray.init(address=options.ray_address, ignore_reinit_error=True, log_to_driver=False)
-        local = options.local(workers=1)
+        local = dataclasses.replace(options, workers=1)
         actor_cls = ray.remote(num_cpus=1, max_concurrency=2 * options.pipeline)(_SandboxActor)  # type: ignore[call-overload]
         self._actors = [actor_cls.remote(local) for _ in range(options.workers)]
         try:

@@ -176,16 +176,15 @@ def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> 
     the sandbox; verdicts come only from parent-side evaluation of the decoded leaf values.
     """
     violation = None
-    values: dict[Any, Any]
-    errors: dict[Any, Any]
-    if report.overflow:  # the stream was cut at the budget: nothing in it is judged
-        values, errors, failure, syntax, done = {}, {}, None, False, False
-    else:
+    values: dict[int, Any] = {}
+    errors: dict[int, str] = {}
+    failure: str | None = None
+    syntax = done = False
+    if not report.overflow:  # an overflowing stream was cut at the budget: nothing in it is judged
         try:
             values, errors, failure, syntax, done = _leaf_frames(plans, report.frames)
         except Violation as exc:
             violation = str(exc)
-            values, errors, failure, syntax, done = {}, {}, None, False, False
     per: list[TestOutcome] = []
     for p in plans:
         ok, why = judge(p, values, errors)

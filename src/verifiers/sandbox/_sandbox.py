@@ -112,13 +112,8 @@ class JobIO:
                     return True
                 if len(self.rx) + len(chunk) > MAX_RESULT_BYTES:
                     self.overflow = self.done = True
-                    sock = socket.socket(fileno=os.dup(self.chan))
-                    try:
+                    with socket.socket(fileno=os.dup(self.chan)) as sock, contextlib.suppress(OSError):
                         sock.shutdown(socket.SHUT_RD)
-                    except OSError:
-                        pass
-                    finally:
-                        sock.close()
                     return True
                 self.rx += chunk
         except BlockingIOError:
@@ -136,14 +131,11 @@ class JobIO:
             texts.append(data.decode("utf-8", "replace"))
         return texts[0], texts[1]
 
-    def close_chan(self) -> None:
+    def close(self) -> None:
+        """Release every fd (idempotent)."""
         if self.chan_open:
             self.chan_open = False
             os.close(self.chan)
-
-    def close(self) -> None:
-        """Release every fd (idempotent)."""
-        self.close_chan()
         for i, fd in enumerate(self.child_fds):
             if fd >= 0:
                 os.close(fd)
@@ -184,8 +176,9 @@ class Sandbox:
         cgroup: SandboxCgroup | None = None
         proc: subprocess.Popen[bytes] | None = None
         to_close: list[int] = [child_ctl, err_fd]
+        bwrap = spec.isolation == "bwrap"
         try:
-            if spec.isolation == "bwrap":
+            if bwrap:
                 seccomp_fd = _seccomp.memfd_with(_seccomp.sandbox_filter()) if spec.seccomp else None
                 if seccomp_fd is not None:
                     to_close.append(seccomp_fd)
@@ -202,26 +195,23 @@ class Sandbox:
                         child_ctl, seccomp_fd, userns_fds=None, stages=stages))
                 else:
                     argv = _isolation.bwrap_argv(child_ctl, seccomp_fd, userns_fds=(report_w, release_r))
-                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err_fd,
-                                        env={}, cwd="/", close_fds=True, start_new_session=True,
-                                        pass_fds=tuple(fd for fd in to_close if fd != err_fd),
-                                        extra_groups=[] if spec.root else None)
-                for fd in to_close:
-                    os.close(fd)
-                to_close = []
+            else:
+                argv = _isolation.process_argv(child_ctl)
+            # cwd: the programs' scratch directory under process isolation (bwrap has none: "/")
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err_fd,
+                                    env={}, cwd=spec.tmp or "/", close_fds=True, start_new_session=True,
+                                    pass_fds=tuple(fd for fd in to_close if fd != err_fd),
+                                    extra_groups=[] if bwrap and spec.root else None)
+            for fd in to_close:
+                os.close(fd)
+            to_close = []
+            if bwrap:
                 try:
                     cls._map_user(proc, report_r, release_w, lease, cgroup, err_path)
                 finally:
                     os.close(report_r)
                     os.close(release_w)
-            else:
-                proc = subprocess.Popen(_isolation.process_argv(child_ctl), stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=err_fd, env={}, cwd=spec.tmp or "/",
-                                        close_fds=True, start_new_session=True, pass_fds=(child_ctl,))
-                for fd in to_close:
-                    os.close(fd)
-                to_close = []
-            parent_ctl.send(_isolation.zygote_source())
+            parent_ctl.send(_isolation.script_source("zygote"))
             parent_ctl.send(json.dumps(spec.config, separators=(",", ":")).encode())
             parent_ctl.setblocking(False)
         except BaseException as exc:
@@ -257,10 +247,9 @@ class Sandbox:
             if left <= 0 or not select.select([report_r], [], [], left)[0]:
                 raise SandboxError("the sandbox's user namespace was not ready in time")
             chunk = os.read(report_r, 4096)
-            if not chunk or (lease is not None and chunk == b"u"):
-                data += chunk
-                break
             data += chunk
+            if not chunk or (lease is not None and chunk == b"u"):
+                break
         try:
             pid = proc.pid if lease is not None and data == b"u" else int(json.loads(data)["child-pid"])
         except (ValueError, KeyError, TypeError):
@@ -357,13 +346,6 @@ class Sandbox:
             self.lease = None
         _unlink(self.stderr_path)
 
-    def stderr_text(self) -> str:
-        try:
-            with open(self.stderr_path, "rb") as f:
-                return f.read(4000).decode("utf-8", "replace").strip()
-        except OSError:
-            return ""
-
 
 def _wait_empty(cgroup: SandboxCgroup, timeout: float = 2.0) -> None:
     """Wait until the group's processes are gone (the kernel reaps them asynchronously after a kill)."""
@@ -377,6 +359,15 @@ def _wait_empty(cgroup: SandboxCgroup, timeout: float = 2.0) -> None:
         time.sleep(0.005)
 
 
+def stderr_head(path: str) -> str:
+    """The first 4000 bytes of a sandbox's stderr file, as text ("" if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4000).decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+
+
 def _unlink(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)
@@ -384,15 +375,10 @@ def _unlink(path: str) -> None:
 
 def start_error(stderr_path: str, isolation: str) -> str:
     """Why a sandbox failed to start, with the fix in one line when the host's settings explain it."""
-    try:
-        with open(stderr_path, "rb") as f:
-            err = f.read(4000).decode("utf-8", "replace").strip()
-    except OSError:
-        err = ""
+    err = stderr_head(stderr_path)
     if isolation != "bwrap":
         return f"the process sandbox failed to start: {err or 'no error output'}"
-    root = _isolation.host_is_root()
-    diag = _isolation.userns_diagnosis(root)
+    diag = _isolation.userns_diagnosis(_isolation.host_is_root())
     if diag:
         return f"the bubblewrap sandbox cannot start: {diag} (bwrap said: {err or 'nothing'})"
     return (f"the bubblewrap sandbox failed to start: {err or 'no error output'}. It needs user namespaces "

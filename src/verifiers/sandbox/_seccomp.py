@@ -140,8 +140,10 @@ class _Rule:
     cmps: tuple[tuple[int, int, int, int], ...] = ()
 
 
-def _deny(names: Iterable[str], err: int = errno.EPERM) -> list[_Rule]:
-    return [_Rule(_ACT_ERRNO | err, nr) for name in names if (nr := syscall_number(name)) is not None]
+def _deny(names: Iterable[str], *when: tuple[int, int, int, int], err: int = errno.EPERM) -> list[_Rule]:
+    """Fail each of these syscalls (those this architecture has) with ``err`` when every ``(arg, op, a, b)``
+    comparison of ``when`` holds (always, without one)."""
+    return [_Rule(_ACT_ERRNO | err, nr, when) for name in names if (nr := syscall_number(name)) is not None]
 
 
 def _export(rules: list[_Rule]) -> bytes:
@@ -178,13 +180,10 @@ def _export(rules: list[_Rule]) -> bytes:
 
 
 def _clone_rules(forbidden_flags: int) -> list[_Rule]:
-    rules = _deny(["clone3"], errno.ENOSYS)  # its flags live in a struct a filter cannot read
-    clone = syscall_number("clone")
-    if clone is not None:
-        for bit in range(32):
-            flag = 1 << bit
-            if flag & forbidden_flags:
-                rules.append(_Rule(_ACT_ERRNO | errno.EPERM, clone, ((0, _CMP_MASKED_EQ, flag, flag),)))
+    rules = _deny(["clone3"], err=errno.ENOSYS)  # its flags live in a struct a filter cannot read
+    for flag in (1 << bit for bit in range(32)):
+        if flag & forbidden_flags:
+            rules += _deny(["clone"], (0, _CMP_MASKED_EQ, flag, flag))
     return rules
 
 
@@ -193,20 +192,12 @@ def sandbox_filter() -> bytes:
     """BPF of the filter every process of a sandbox runs under (raw ``struct sock_filter`` entries)."""
     names = [n for family in SANDBOX_DENIED.values() for n in family]
     rules = _deny(names) + _clone_rules(CLONE_NEW_ALL)
-    eperm = _ACT_ERRNO | errno.EPERM
-    for name, arg in (("unshare", 0), ("setns", 1)):  # unshare(flags), setns(fd, nstype)
-        if (nr := syscall_number(name)) is not None:
-            rules.append(_Rule(eperm, nr, ((arg, _CMP_NE, ZYGOTE_NS_FLAGS, 0),)))
-    for name in SELF_ONLY_PID_ARG0:
-        if (nr := syscall_number(name)) is not None:
-            rules.append(_Rule(eperm, nr, ((0, _CMP_NE, 0, 0),)))
-    for name in ("fcntl", "fcntl64"):  # fcntl(fd, cmd, ...)
-        if (nr := syscall_number(name)) is not None:
-            rules.append(_Rule(eperm, nr, ((1, _CMP_EQ, F_SETPIPE_SZ, 0),)))
+    rules += _deny(["unshare"], (0, _CMP_NE, ZYGOTE_NS_FLAGS, 0))  # unshare(flags)
+    rules += _deny(["setns"], (1, _CMP_NE, ZYGOTE_NS_FLAGS, 0))  # setns(fd, nstype)
+    rules += _deny(SELF_ONLY_PID_ARG0, (0, _CMP_NE, 0, 0))
+    rules += _deny(["fcntl", "fcntl64"], (1, _CMP_EQ, F_SETPIPE_SZ, 0))  # fcntl(fd, cmd, ...)
     for name, which in _WHICH_WHO.items():
-        if (nr := syscall_number(name)) is not None:
-            rules.append(_Rule(eperm, nr, ((0, _CMP_NE, which, 0),)))
-            rules.append(_Rule(eperm, nr, ((1, _CMP_NE, 0, 0),)))
+        rules += _deny([name], (0, _CMP_NE, which, 0)) + _deny([name], (1, _CMP_NE, 0, 0))
     return _export(rules)
 
 
@@ -216,8 +207,3 @@ def memfd_with(data: bytes, name: str = "seccomp") -> int:
     os.write(fd, data)
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
-
-
-def check_available() -> None:
-    """Raise `SeccompUnavailable` (with the fix) unless the filter can be built here."""
-    sandbox_filter()

@@ -121,7 +121,6 @@ def parse_python(source: str) -> ast.Module:
         return ast.parse(source)
 
 
-
 @functools.lru_cache(maxsize=4096)
 def setup_scope(setup_code: str) -> SetupScope:
     """Classify ``setup_code``'s bindings (cached: RL scores the same set-up code many times).
@@ -181,7 +180,7 @@ def setup_scope(setup_code: str) -> SetupScope:
             steps.append(("exec", code, frozenset(writes)))
             for name in writes:
                 rebind(name)
-                if _is_iterator(env.get(name)):
+                if is_iterator(env.get(name)):
                     del env[name]
                     refused[name] = "the set-up code binds it to a one-shot iterator"
             if isinstance(st, ast.FunctionDef):
@@ -335,7 +334,7 @@ def member_usage(tree: ast.AST, made_by: dict[str, str | None]) -> tuple[set[str
     objects: set[str] = set()
     data: set[str] = set()
     for n in ast.walk(tree):
-        if isinstance(n, ast.Attribute) and n.attr not in PLAIN_MEMBERS and not _dunder(n.attr):
+        if isinstance(n, ast.Attribute) and n.attr not in PLAIN_MEMBERS and not is_dunder(n.attr):
             key = usage_key(n.value, made_by)
             if key is not None:
                 objects.add(key)
@@ -357,8 +356,8 @@ def member_usage(tree: ast.AST, made_by: dict[str, str | None]) -> tuple[set[str
         for x in operands:
             if isinstance(x, ast.Call) and isinstance(x.func, ast.Name):
                 data.add(x.func.id)
-            elif named and isinstance(x, ast.Name) and made_by.get(x.id):
-                data.add(made_by[x.id])  # type: ignore[arg-type]
+            elif named and isinstance(x, ast.Name) and (maker := made_by.get(x.id)):
+                data.add(maker)
     return objects, data
 
 
@@ -372,7 +371,8 @@ def _callee(st: ast.stmt, env: dict[str, Any], taken: set[str]) -> str | None:
     return None if c in env or c in taken or c in _BUILTIN_NAMES else c
 
 
-def _dunder(name: str) -> bool:
+def is_dunder(name: str) -> bool:
+    """``__name__``-shaped: a special method or attribute."""
     return name.startswith("__") and name.endswith("__")
 
 
@@ -471,14 +471,11 @@ def _changed_roots(st: ast.stmt) -> set[str]:
                 out.add(root)
 
     for n in ast.walk(st):
-        if isinstance(n, ast.Assign):
+        if isinstance(n, (ast.Assign, ast.Delete)):
             for t in n.targets:
                 targets(t)
         elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
             targets(n.target)
-        elif isinstance(n, ast.Delete):
-            for t in n.targets:
-                targets(t)
         elif isinstance(n, ast.withitem) and n.optional_vars is not None:
             targets(n.optional_vars)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr not in METHOD_NAMES:
@@ -515,7 +512,8 @@ def _exec(code: Any, env: dict[str, Any], writes: set[str] | frozenset[str]) -> 
     return True
 
 
-def _is_iterator(v: Any) -> bool:
+def is_iterator(v: Any) -> bool:
+    """``v`` is its own iterator (a generator, ``map``, ``iter(...)``): a one-shot value."""
     try:
         return v is not None and iter(v) is v
     except TypeError:

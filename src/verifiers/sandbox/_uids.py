@@ -13,6 +13,7 @@ import os
 import stat
 import tempfile
 import threading
+from dataclasses import dataclass, field
 
 from verifiers.errors import SandboxError
 
@@ -22,21 +23,18 @@ _LOCK_DIRS = ("/run/verifiers-sandbox", os.path.join(tempfile.gettempdir(), "ver
 _lock = threading.Lock()
 
 
+@dataclass(eq=False)
 class UidLease:
     """One leased uid; `release` (or process exit) frees it."""
 
-    def __init__(self, uid: int, fd: int) -> None:
-        self.uid = uid
-        self._fd = fd
+    uid: int
+    _fd: int = field(repr=False)  # the lock file, held with an exclusive flock
 
     def release(self) -> None:
         """Give the uid back (idempotent)."""
         fd, self._fd = self._fd, -1
         if fd >= 0:
             os.close(fd)
-
-    def __repr__(self) -> str:
-        return f"UidLease(uid={self.uid})"
 
 
 def _safe_dir(path: str) -> bool:

@@ -48,7 +48,7 @@ import time
 # The code below also runs in each child *after* its program, which may rebind builtins or module
 # attributes for its own use: bind what that code needs now. Functions defined from here on look
 # builtins up in this private copy, not in the `builtins` module programs see.
-__builtins__ = dict(builtins.__dict__)
+globals()["__builtins__"] = dict(builtins.__dict__)
 _write = os.write
 _dumps = json.dumps
 _H = struct.Struct(">I")
@@ -57,7 +57,8 @@ JOB = struct.Struct("<Qdi")  # parent -> zygote: job id, timeout (s), CPU limit 
 END = struct.Struct("<QiBBid")  # zygote -> parent: job id, exit status (-signal), timed out, set-up done, error, duration
 # The C socket type, not `socket.py`: that module (and the array, enum and selectors work it brings)
 # would be one more set of pages and mappings that every fork copies and every child exit tears down.
-_SOCK = _socket.socket(fileno=CTL)  # noqa: F821  (CTL is set by the bootstrap)
+CTL: int  # the control socket's fd, set by the bootstrap
+_SOCK = _socket.socket(fileno=CTL)  # noqa: F821  (ruff does not count a bare annotation as a binding)
 _SOCK.setblocking(True)
 _ANCILLARY = _socket.CMSG_SPACE(4 * 4)  # room for more fds than a job carries (3), to see extras
 
@@ -303,7 +304,7 @@ def _dec(t):
     raise ValueError("unknown tag " + repr(tag))
 
 
-_OUTBUF = []
+_OUTBUF: list[bytes] = []
 _OUTLEN = [0]
 _OUT_FD = [3]  # a child's channel (the warm-up points it at /dev/null)
 # The process whose frames these are: a process the program forked that unwinds into this code (its own
