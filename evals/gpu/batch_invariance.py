@@ -26,6 +26,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=4)
     ap.add_argument("--max-tokens", type=int, default=256)
     ap.add_argument("--invariant", action="store_true")
+    ap.add_argument("--gpu-memory-utilization", type=float, default=0.8)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     if args.invariant:
@@ -41,7 +42,7 @@ def main() -> None:
                                      tokenize=False) for r in rows]
     prompts = [list(tok(t, add_special_tokens=False)["input_ids"]) for t in texts]
     t0 = time.perf_counter()
-    llm = LLM(model=args.model, seed=0, gpu_memory_utilization=0.8)
+    llm = LLM(model=args.model, seed=0, gpu_memory_utilization=args.gpu_memory_utilization)
     load = time.perf_counter() - t0
 
     def gen(order: list[int]) -> dict[int, list[tuple[int, ...]]]:

@@ -10,7 +10,10 @@
 #   STEPS (RL steps, default 40), LR (RL learning rate, default 1e-4), PYTHON (default python3),
 #   RUN_EXTRA (more `verifiers-train run` flags), EVAL_EXTRA (more `verifiers-eval checkpoint` flags),
 #   SKIP_RAW=1 (skip the raw-vLLM overhead benchmark),
-#   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl),
+#   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl, or both: each
+#   response scored by both, timed apart, in one launch),
+#   OVH_MODEL / OVH_TASK (model and task of the overhead runs; default $W/tiny, arith; realsize.sh rewardcost
+#   points them at a real-size model and GSM8K, with RUN_EXTRA for its preset),
 #   SAVE_FREQ (checkpoint every N RL steps, default STEPS), TRAIN_TIMEOUT (seconds; `verifiers-train run
 #   --max-seconds`: training pauses there so a long run fits several 10-minute calls, and running the stage
 #   again resumes from the last checkpoint),
@@ -103,10 +106,11 @@ stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k s
     [ $variant = verl ] && data="$W/data_verl"   # same problems, data_source openai/gsm8k
     while [ -d "$W/ovh_${variant}_$i" ]; do i=$((i + 1)); done
     local run="$W/ovh_${variant}_$i"; mkdir -p "$run"
-    $TRAIN run --algo grpo --model "$W/tiny" --out "$run" --task arith --preset tiny --data "$data" \
+    $TRAIN run --algo grpo --model "${OVH_MODEL:-$W/tiny}" --out "$run" --task "${OVH_TASK:-arith}" --preset tiny \
+        --data "$data" \
         --total-steps "$steps" --save-freq -1 --test-freq -1 --no-val-before-train --lr "$RL_LR" \
         --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-} -- "reward.custom_reward_function.path=$reward" \
-        "reward.custom_reward_function.name=$([ $variant = verl ] && echo verl_builtin || echo ours)" \
+        "reward.custom_reward_function.name=$([ $variant = verl ] && echo verl_builtin || echo "$variant")" \
         "+reward.custom_reward_function.reward_kwargs.timing_log=$run/reward_times.tsv" > "$run.log" 2>&1 \
         || { tail -40 "$run.log"; return 1; }
     log "overhead run $(basename "$run") done"

@@ -4,6 +4,7 @@
 # verl's reward workers, with hostile programs in the policy's output) with and without code rewards.
 #
 #   bash evals/gpu/realsize.sh STAGE...   stages: setup model dp gputests overhead coderl verltests
+#                                         invariance rewardcost
 # Environment: W (work dir, default /root/rs), OUT (results, default $W/out), D (data dir with gsm8k/test.jsonl
 #   and mbpp/mbpp.jsonl), DEBS (bubblewrap + libseccomp .deb files to install when bwrap is missing),
 #   CODERL_STEPS (default 8), CONFIG (random model config, default qwen2.5-0.5b).
@@ -75,6 +76,33 @@ stage_coderl() {  # GPU ${CODERL_GPU:-1}: tiny model SFT on MBPP with 30% hostil
   [ -e /tmp/verifiers_pwned ] && log "HOST WRITE: /tmp/verifiers_pwned exists" || log "host /tmp untouched"
   tar czf "$OUT/coderl_runs.tar.gz" -C "$c" run_code/verl_metrics.jsonl run_code/reward_samples.jsonl \
       run_nocode/verl_metrics.jsonl run_nocode/reward_samples.jsonl run_code/command.sh 2>/dev/null || true
+}
+
+stage_invariance() {  # one engine: same seeded requests in one batch, reversed, in four batches; without and
+  # with VLLM_BATCH_INVARIANT=1 (fresh processes)
+  local mode
+  for mode in "" --invariant; do
+    CUDA_VISIBLE_DEVICES=${OVERHEAD_GPU:-0} $PY evals/gpu/batch_invariance.py "$MODEL" --data "$D/gsm8k/test.jsonl" \
+        $mode --gpu-memory-utilization ${INVARIANCE_MEM:-0.8} --out "$OUT/invariance${mode:+_invariant}.json" > "$W/invariance$mode.log" 2>&1 \
+      || { grep -vE "^(INFO|\(EngineCore)" "$W/invariance$mode.log" | tail -25 > "$OUT/invariance${mode}_error.log"; \
+           log "batch_invariance $mode failed: see $OUT/invariance${mode}_error.log"; }
+  done
+}
+
+stage_rewardcost() {  # reward cost inside a verl GRPO step at this model's size: our reward vs verl's built-in
+  # gsm8k scorer, A/B/A (gpu_e2e.sh overhead, both scorers timed in the reward worker). The GSM8K test file is
+  # split 1000/319 into train/test: only the step's cost is measured.
+  local r=$W/rewardcost
+  mkdir -p "$r/gsm8k"
+  head -1000 "$D/gsm8k/test.jsonl" > "$r/gsm8k/train.jsonl"; tail -n +1001 "$D/gsm8k/test.jsonl" > "$r/gsm8k/test.jsonl"
+  [ -f "$r/data/train.parquet" ] || $TRAIN prepare --task gsm8k --data "$r/gsm8k" --out "$r/data" \
+      --tokenizer "$MODEL" --max-prompt-length 512 | tail -1
+  [ -f "$r/data_verl/train.parquet" ] || $TRAIN prepare --task gsm8k --data "$r/gsm8k" --out "$r/data_verl" \
+      --tokenizer "$MODEL" --max-prompt-length 512 --data-source openai/gsm8k | tail -1
+  W=$r OUT=$OUT/rewardcost OVH_MODEL=$MODEL OVH_TASK=gsm8k VARIANTS=${VARIANTS:-ours verl ours} \
+    OVERHEAD_STEPS=${REWARDCOST_STEPS:-6} RUN_EXTRA="--preset grpo-baseline --attn-implementation sdpa \
+    --no-remove-padding --batch-size 64 --mini-batch-size 32 --rollouts 8 --max-response-length 512 --lr 1e-6" \
+    bash evals/gpu/gpu_e2e.sh overhead
 }
 
 for s in "$@"; do log "stage $s"; "stage_$s"; log "stage $s ended ($?)"; done

@@ -50,3 +50,22 @@ def verl_builtin(data_source: str, solution_str: str, ground_truth: Any, extra_i
 
     kwargs = {k: v for k, v in kwargs.items() if k not in _VERL_KWARGS}
     return _timed(default_compute_score, data_source, solution_str, ground_truth, extra_info, timing_log, kwargs)
+
+
+_calls = [0]
+
+
+def both(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
+         timing_log: str, **kwargs: Any) -> Any:
+    """Both scorers on every response, timed to ``timing_log`` (ours) and ``timing_log + ".verl"``; returns ours.
+
+    One launch gives a paired comparison: the same responses, in the same reward worker, with the order of
+    the two calls alternating from one response to the next.
+    """
+    _calls[0] += 1
+    if _calls[0] % 2:
+        verl_builtin(data_source, solution_str, ground_truth, extra_info, timing_log=timing_log + ".verl", **kwargs)
+    result = ours(data_source, solution_str, ground_truth, extra_info, timing_log=timing_log, **kwargs)
+    if not _calls[0] % 2:
+        verl_builtin(data_source, solution_str, ground_truth, extra_info, timing_log=timing_log + ".verl", **kwargs)
+    return result

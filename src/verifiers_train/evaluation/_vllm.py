@@ -60,19 +60,24 @@ class VLLMBackend:
         max_model_len: context length cap; default the model's.
         enforce_eager: skip CUDA graph capture (faster start, slower decoding).
         seed: engine seed (per-request seeds decide the samples; this only covers unseeded paths).
+        batch_invariant: vLLM's batch-invariant kernels (``VLLM_BATCH_INVARIANT=1``, beta, Hopper or newer):
+            a sample no longer depends on the other requests in its batch, so data-parallel, chunked and
+            resumed runs of a real-size bf16 model give byte-identical samples; decoding is slower.
     """
 
     name = "vllm"
 
     def __init__(self, model: str, *, dtype: str = "auto", tensor_parallel_size: int | None = None,
                  gpu_memory_utilization: float = 0.85, max_model_len: int | None = None,
-                 enforce_eager: bool = False, seed: int = 0) -> None:
+                 enforce_eager: bool = False, seed: int = 0, batch_invariant: bool = False) -> None:
         if importlib.util.find_spec("vllm") is None:
             raise ConfigError("the vllm backend needs vLLM (pip install vllm, on a GPU machine); "
                               "use --backend hf on CPU")
         if importlib.util.find_spec("flashinfer") is None:
             # vLLM's top-p/top-k sampler imports flashinfer when this is on; without it the engine fails.
             os.environ.setdefault("VLLM_USE_FLASHINFER_SAMPLER", "0")
+        if batch_invariant:  # read when the engine starts; its worker processes inherit it
+            os.environ["VLLM_BATCH_INVARIANT"] = "1"
         from vllm import LLM
 
         model_dir = model if os.path.isdir(model) else None

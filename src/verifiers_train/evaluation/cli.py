@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--gpu-memory-utilization", type=float, default=0.85, help="vllm: share of GPU memory")
     ck.add_argument("--max-model-len", type=int, help="vllm: context length cap")
     ck.add_argument("--enforce-eager", action="store_true", help="vllm: no CUDA graphs (faster start)")
+    ck.add_argument("--batch-invariant", action="store_true",
+                    help="vllm: batch-invariant kernels (VLLM_BATCH_INVARIANT=1), so data-parallel, chunked and resumed "
+                         "runs give byte-identical samples at real size; slower (beta, Hopper or newer)")
     ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
                     help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
                          "here); same seeds, run folder and resume as one engine")
@@ -145,7 +148,7 @@ def _config(args: argparse.Namespace) -> Any:
     """The `EvalConfig` of ``checkpoint``'s flags: each field's flag of the same name, but for these."""
     from verifiers_train.evaluation._run import EvalConfig
 
-    vllm = ("tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "enforce_eager")
+    vllm = ("tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "enforce_eager", "batch_invariant")
     other = {"dataset": args.task, "score_workers": args.workers, "report": not args.no_report,
              "progress": not args.quiet,
              "backend_options": {k: getattr(args, k) for k in vllm} if args.backend == "vllm" else {}}

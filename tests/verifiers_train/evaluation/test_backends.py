@@ -84,7 +84,9 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch) -> list[FakeLLM]:
     monkeypatch.setitem(sys.modules, "vllm", mod)
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: object() if name == "vllm" else None)
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1,2")
-    monkeypatch.delenv("VLLM_USE_FLASHINFER_SAMPLER", raising=False)
+    for name in ("VLLM_USE_FLASHINFER_SAMPLER", "VLLM_BATCH_INVARIANT"):  # what the backend sets is undone after
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     return made
 
 
@@ -256,3 +258,18 @@ def test_a_reused_backend_serves_two_runs_and_stays_open(tiny_model: Path, tiny_
     first, second = (RunDir(r.run_dir).read_samples() for r in runs)
     assert [s["response"] for s in first] == [s["response"] for s in second] and len(first) == 6
     assert not closed  # the runs borrowed it; its owner closes it
+
+
+def test_batch_invariant_flag_reaches_the_engine_environment(fake_vllm: list[FakeLLM], tiny_model: Path,
+                                                             tiny_data: Path, tmp_path: Path) -> None:
+    import os
+
+    from verifiers_train.evaluation.cli import main
+
+    make_backend("vllm", str(tiny_model))
+    assert "VLLM_BATCH_INVARIANT" not in os.environ  # off unless asked for
+    assert main(["checkpoint", str(tiny_model), "--task", "arith", "--data", str(tiny_data), "--backend", "vllm",
+                 "--limit", "2", "--batch-invariant", "--quiet", "--no-report", "--out", str(tmp_path / "run")]) == 0
+    assert os.environ["VLLM_BATCH_INVARIANT"] == "1"  # set before the engine starts (its workers inherit it)
+    saved = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert saved["backend_options"]["batch_invariant"] is True  # recorded with the run
