@@ -463,3 +463,32 @@ def test_a_parent_busy_judging_never_times_out_finished_programs(sandbox_ok: Non
         rs = p.map([slow, honest, honest, honest, slow, honest, honest, honest])
         assert [r.status for r in rs] == ["passed"] * 8, [(r.status, r.detail) for r in rs]
         assert p.stats["hard_kills"] == 0
+
+
+def test_settings_are_fixed_once_the_pool_is_made() -> None:
+    # A remote backend starts with the settings the pool was made with; a later write would reach only the
+    # local dispatcher, so one pool would apply two limits. Writes are refused instead.
+    p = CodePool(workers=1, timeout_s=5.0, max_output_bytes=100, backend="ray")
+    for name, value in (("timeout_s", 1.0), ("max_output_bytes", 10**9), ("memory_mb", 10**6), ("options", None),
+                        ("ray_address", "elsewhere")):
+        with pytest.raises(AttributeError, match=f"{name} is fixed when the pool is made"):
+            setattr(p, name, value)
+    assert (p.timeout_s, p.max_output_bytes, p.options.timeout_s, p.options.max_output_bytes) == (5.0, 100, 5.0, 100)
+
+
+def test_a_failed_spawn_closes_every_descriptor(pool: CodePool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifiers.sandbox import _sandbox
+
+    spec = pool._spec
+    assert spec is not None
+
+    def no_process(*args: object, **kwargs: object) -> NoReturn:
+        raise OSError(24, "Too many open files (simulated)")
+
+    before = len(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(_sandbox.subprocess, "Popen", no_process)
+    for _ in range(5):
+        with pytest.raises(SandboxError, match="could not start a sandbox"):
+            _sandbox.Sandbox.spawn(99, spec)
+    monkeypatch.undo()
+    assert len(os.listdir("/proc/self/fd")) == before  # before the fix: two pipe ends leaked per failed spawn

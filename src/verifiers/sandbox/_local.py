@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import itertools
 import mmap
 import os
@@ -78,6 +79,9 @@ DRAIN_PAUSE_S = 0.002
 DRAIN_PAUSE_MAX_S = 0.05
 DRAIN_BURST_BYTES = 1 << 16
 # Imported once per zygote (shared copy-on-write by every child).
+# Read-only once a pool is made: its options and each of their fields as an attribute.
+_SETTINGS = frozenset(("options", *(f.name for f in dataclasses.fields(PoolOptions))))
+
 WARM_MODULES = ("math", "re", "collections", "heapq", "itertools", "functools", "operator", "bisect", "sys")
 
 
@@ -90,7 +94,8 @@ class LocalPool:
 
     def __init__(self, options: PoolOptions) -> None:
         self.options = options
-        # Each setting is an attribute of the pool too (``pool.timeout_s``, ``pool.max_output_bytes``).
+        # Each setting is an attribute of the pool too (``pool.timeout_s``, ``pool.max_output_bytes``), read-only
+        # (`__setattr__`): a remote backend starts with ``options``, so a later change would reach only this host.
         self.workers = options.workers
         self.memory_mb = options.memory_mb
         self.timeout_s = options.timeout_s
@@ -101,6 +106,7 @@ class LocalPool:
         self.pipeline = options.pipeline
         self.seccomp = options.seccomp
         self.cgroup = options.cgroup
+        self._settings_fixed = True
         self._lock = threading.Lock()
         self._submitted: collections.deque[Job] = collections.deque()
         self._queue: collections.deque[Job] = collections.deque()
@@ -116,6 +122,11 @@ class LocalPool:
         self._spec: SandboxSpec | None = None
         self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
         self.stats = collections.Counter[str]()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _SETTINGS and getattr(self, "_settings_fixed", False):
+            raise AttributeError(f"{name} is fixed when the pool is made; make a new CodePool with {name}={value!r}")
+        super().__setattr__(name, value)
 
     # ------------------------------------------------------------------------------------------ public
     def start(self) -> Self:

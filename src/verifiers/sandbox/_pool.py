@@ -58,10 +58,10 @@ class CodePool(LocalPool):
                               f"{recycle_after})")
         if seccomp not in (True, False):
             raise ConfigError(f"seccomp must be True or False, got {seccomp!r}")
+        self.backend, self.ray_address = backend, ray_address
         super().__init__(PoolOptions(workers or os.cpu_count() or 1, memory_mb, float(timeout_s), isolation,
                                      max_procs, max_output_bytes, recycle_after, pipeline, seccomp, cgroup,
                                      ray_address))
-        self.backend, self.ray_address = backend, ray_address
         self._remote: Backend | None = None
 
     def start(self) -> Self:

@@ -176,6 +176,7 @@ class Sandbox:
         cgroup: SandboxCgroup | None = None
         proc: subprocess.Popen[bytes] | None = None
         to_close: list[int] = [child_ctl, err_fd]
+        ours: list[int] = []  # this side's ends of the user-namespace pipes, closed once however spawn ends
         bwrap = spec.isolation == "bwrap"
         try:
             if bwrap:
@@ -188,6 +189,7 @@ class Sandbox:
                 report_r, report_w = os.pipe()
                 release_r, release_w = os.pipe()
                 to_close += [report_w, release_r]
+                ours += [report_r, release_w]
                 if spec.root:
                     stages = _isolation.stage_plan()
                     assert lease is not None
@@ -209,13 +211,14 @@ class Sandbox:
                 try:
                     cls._map_user(proc, report_r, release_w, lease, cgroup, err_path)
                 finally:
-                    os.close(report_r)
-                    os.close(release_w)
+                    for fd in ours:
+                        os.close(fd)
+                    ours = []
             parent_ctl.send(_isolation.script_source("zygote"))
             parent_ctl.send(json.dumps(spec.config, separators=(",", ":")).encode())
             parent_ctl.setblocking(False)
         except BaseException as exc:
-            for fd in to_close:
+            for fd in (*to_close, *ours):
                 os.close(fd)
             sb = cls(slot, proc, parent_ctl, err_path, time.monotonic(), lease, cgroup) if proc else None
             if sb is not None:
