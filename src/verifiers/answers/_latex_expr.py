@@ -20,6 +20,7 @@ Budgets keep hostile input cheap: at most ``MAX_TOKENS`` tokens and ``MAX_DEPTH`
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -91,17 +92,18 @@ def parse_expr(text: str) -> Node:
     return node
 
 
-def free_symbols(node: Node) -> frozenset[str]:
-    """Names of the variables in ``node``."""
-    out: set[str] = set()
+def subtrees(node: Node) -> Iterator[Node]:
+    """``node`` and every node below it, depth first (without recursion: a deep tree cannot overflow the stack)."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if n[0] == "sym":
-            out.add(n[1])
-        elif n[0] not in ("num", "const"):
-            stack.extend(x for x in n[1:] if isinstance(x, tuple))
-    return frozenset(out)
+        yield n
+        stack.extend(x for x in n[1:] if isinstance(x, tuple))  # leaves (num, sym, const) hold no tuples
+
+
+def free_symbols(node: Node) -> frozenset[str]:
+    """Names of the variables in ``node``."""
+    return frozenset(n[1] for n in subtrees(node) if n[0] == "sym")
 
 
 def _is_derivative(num: Node, den: Node) -> bool:
