@@ -392,7 +392,7 @@ def statement_refusal(statement: str) -> str:
 
 
 def _qualified(word: str) -> str:
-    """The refusal for an answer that a qualifying ``word`` ("at least", "not") keeps from stating one value."""
+    """The refusal for an answer a qualifying ``word`` ("at least", "not") keeps from stating one value."""
     return f"qualified answer ({word!r}): it does not state one value" if word else ""
 
 

@@ -93,7 +93,7 @@ def parse_expr(text: str) -> Node:
 
 
 def subtrees(node: Node) -> Iterator[Node]:
-    """``node`` and every node below it, depth first (without recursion: a deep tree cannot overflow the stack)."""
+    """``node`` and every node below it, depth first (no recursion: a deep tree cannot overflow the stack)."""
     stack = [node]
     while stack:
         n = stack.pop()

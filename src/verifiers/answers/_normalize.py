@@ -163,15 +163,7 @@ def _squeeze_spaces(s: str) -> str:
     """Drop spaces LaTeX ignores; keep one after a control word (``\\pi r``) and between digits (``\\log_2 8``)."""
     if " " not in s and "\t" not in s and "\n" not in s:
         return s
-    out = []
-    pos = 0
-    for m in _SPACES.finditer(s):
-        out.append(s[pos:m.start()])
-        if _keeps_space(s, m.start(), m.end()):
-            out.append(" ")
-        pos = m.end()
-    out.append(s[pos:])
-    return "".join(out).strip()
+    return _SPACES.sub(lambda m: " " if _keeps_space(s, m.start(), m.end()) else "", s).strip()
 
 
 _CONTROL_WORD_END = re.compile(r"\\[a-zA-Z]+$")
@@ -267,10 +259,11 @@ def split_top(s: str, sep: str) -> list[str]:
     """Split ``s`` on ``sep`` outside any brackets (``\\{`` ``\\}`` count as brackets)."""
     if sep not in s:
         return [s]
-    parts, start = [], 0
+    parts, start, n = [], 0, len(sep)
     for i in top_level(s):
-        if i >= start and s.startswith(sep, i) and not (sep[0] == "\\" and s[i + len(sep):i + len(sep) + 1].isalpha()):
+        # a command separator ends where its name does: \in, never the start of \infty
+        if i >= start and s.startswith(sep, i) and not (sep[0] == "\\" and s[i + n:i + n + 1].isalpha()):
             parts.append(s[start:i])
-            start = i + len(sep)
+            start = i + n
     parts.append(s[start:])
     return [x.strip() for x in parts]

@@ -345,14 +345,8 @@ def _expand_pm(s: str) -> list[str] | None:
             first, second = ("+", "-") if m.group(1) == "pm" else ("-", "+")
             nxt += [t[:m.start()] + first + t[m.end():], t[:m.start()] + second + t[m.end():]]
         outs = nxt
-    cleaned = []
-    for t in outs:
-        t = t.strip()
-        t = t.removeprefix("+")
-        if not t or t.endswith(("+", "-")):
-            return None
-        cleaned.append(t)
-    return cleaned
+    cleaned = [t.strip().removeprefix("+") for t in outs]
+    return None if any(not t or t.endswith(("+", "-")) for t in cleaned) else cleaned
 
 
 # ------------------------------------------------------------------------------------ text structure

@@ -18,12 +18,13 @@ Kinds come from `verifiers.answers._typed`. The rules (the verdict contract,
 
 from __future__ import annotations
 
+import math as _m
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, TypeVar
 
 from verifiers.answers._latex_expr import Node, free_symbols
 from verifiers.answers._typed import (
@@ -45,6 +46,7 @@ from verifiers.answers._typed import (
 from verifiers.equivalence import _expr_eval as ev
 
 Verdict = Literal["equal", "different", "timeout"]
+_T = TypeVar("_T")
 # A symbolic check: (gold, answer, rel_tol, deadline) -> True / False / None when it did not answer by the
 # deadline (a time.monotonic() instant shared by the whole verdict).
 Symbolic = Callable[[str, str, float, float], "bool | None"]
@@ -475,17 +477,7 @@ def _same_set(sg: tuple[str | None, list[Interval]], sa: tuple[str | None, list[
               a: Answer) -> bool:
     if sg[0] is not None and sa[0] is not None and isinstance(_single(g), (Rel, Coll)) and sg[0] != sa[0]:
         return False  # two relations about different variables
-    left = list(sa[1])
-    if len(sg[1]) != len(left):
-        return False
-    for iv in sg[1]:
-        for k, other in enumerate(left):
-            if _same_interval(iv, other):
-                del left[k]
-                break
-        else:
-            return False
-    return True
+    return _pair_off(sg[1], sa[1], _same_interval)
 
 
 def _same_interval(x: Interval, y: Interval) -> bool:
@@ -606,14 +598,20 @@ def _distinct(items: tuple[Answer, ...], c: _Ctx) -> tuple[Answer, ...]:
 
 
 def _match_unordered(g: tuple[Answer, ...], a: tuple[Answer, ...], c: _Ctx) -> bool:
-    if len(g) != len(a) or len(g) > MAX_ITEMS:
+    return len(g) <= MAX_ITEMS and _pair_off(g, a, lambda x, y: _equal(x, y, c), c.deadline)
+
+
+def _pair_off(xs: Sequence[_T], ys: Sequence[_T], same: Callable[[_T, _T], bool],
+              deadline: float = _m.inf) -> bool:
+    """Whether each of ``xs`` is ``same`` as a different one of ``ys``, none left over (first match taken)."""
+    if len(xs) != len(ys):
         return False
-    left = list(a)
-    for x in g:
-        if time.monotonic() > c.deadline:
+    left = list(ys)
+    for x in xs:
+        if time.monotonic() > deadline:
             raise _Timeout  # pairwise matching of large sets is quadratic: bounded by the verdict's deadline
         for k, y in enumerate(left):
-            if _equal(x, y, c):
+            if same(x, y):
                 del left[k]
                 break
         else:
