@@ -116,9 +116,7 @@ def _is_derivative(num: Node, den: Node) -> bool:
 
 def _canonical(arg: Node, tokens: list[str]) -> str:
     """A name for a function's argument: its value if constant (f(2) = f(4/2)), else its tokens."""
-    if arg[0] == "num":
-        return str(arg[1])
-    return "".join(tokens)
+    return str(arg[1]) if arg[0] == "num" else "".join(tokens)
 
 
 def _num(tok: str) -> Node:

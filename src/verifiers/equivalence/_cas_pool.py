@@ -124,13 +124,11 @@ class _Worker:
 
     def kill(self) -> None:
         """SIGKILL the worker and close its handles (its parent, the template, reaps it)."""
-        try:
+        with contextlib.suppress(OSError):  # already gone
             if self.pidfd is not None:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
             else:
                 os.kill(self.pid, signal.SIGKILL)
-        except OSError:  # already gone
-            pass
         self.forget()
 
     def forget(self) -> None:
@@ -223,11 +221,9 @@ class _Template:
 
     def forget(self) -> None:
         for stream in (self.control, self.proc.stderr):
-            try:
-                if stream is not None:
+            if stream is not None:
+                with contextlib.suppress(OSError):
                     stream.close()
-            except OSError:
-                pass
 
 
 class _Waiter:

@@ -677,9 +677,7 @@ def _plain_decimal(t: Node) -> bool:
 
 def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:
     """The CAS verdict, or ``None`` when it did not answer in time."""
-    if c.symbolic is None:
-        return None
-    if c.deadline <= time.monotonic():
+    if c.symbolic is None or c.deadline <= time.monotonic():
         return None
     return c.symbolic(g, a, c.rel_tol, c.deadline)
 
