@@ -283,7 +283,7 @@ def is_label(text: str) -> bool:
     Names are letters, commands, subscripts, brackets and operators without a digit outside subscripts, so
     ``x + y = 5`` states the value of ``x + y`` while ``2x - y + 1 = 0`` is an equation.
     """
-    if _LABEL.fullmatch(text) or _LABEL_LIST.fullmatch(text) or _ratio_label(text):
+    if is_name(text):
         return True
     return bool(text) and len(text) <= 40 and _NAME_EXPR.fullmatch(_SUBSCRIPT.sub("", text)) is not None
 

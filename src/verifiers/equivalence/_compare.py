@@ -178,10 +178,7 @@ def _text(x: Answer) -> str:
         return x.text
     if isinstance(x, Rel):
         ops = {"<": "<", "<=": "\\le ", ">": ">", ">=": "\\ge ", "!=": "\\ne "}
-        out = x.terms[0].text
-        for op, t in zip(x.ops, x.terms[1:]):
-            out += ops[op] + t.text
-        return out
+        return x.terms[0].text + "".join(ops[op] + t.text for op, t in zip(x.ops, x.terms[1:]))
     return ""
 
 
@@ -481,10 +478,8 @@ def _same_set(sg: tuple[str | None, list[Interval]], sa: tuple[str | None, list[
 
 
 def _same_interval(x: Interval, y: Interval) -> bool:
-    for (v, closed), (w, closed2) in zip(x, y):
-        if closed != closed2 or ev.values_agree(v, w, 0.0) != "agree":
-            return False
-    return True
+    return all(closed == closed2 and ev.values_agree(v, w, 0.0) == "agree"
+               for (v, closed), (w, closed2) in zip(x, y))
 
 
 _AS_LESS = {"<": ("<", False), "<=": ("<=", False), ">": ("<", True), ">=": ("<=", True), "!=": ("!=", False)}

@@ -21,6 +21,7 @@ another is drawn; they never decide. Constant expressions take a single evaluati
 
 from __future__ import annotations
 
+import contextlib
 import math as _m
 import random
 import threading
@@ -387,10 +388,8 @@ def constant_value(node: Node) -> Value:
     Raises:
         Undefined: it has no value (``\\frac{1}{0}``). TooLarge: beyond the numeric budget.
     """
-    try:
+    with contextlib.suppress(Inexact):
         return exact(node, {})
-    except Inexact:
-        pass
     return approx(node, {}, complex_ok=has_imaginary(node))
 
 
@@ -574,8 +573,7 @@ def _recheck(g: Node, a: Node, extra: int, deadline: float, env: dict[str, Any] 
             return "unknown"
         finally:
             _LOCAL.ctx = outer
-        x = ctx.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x
-        y = ctx.mpf(y.numerator) / y.denominator if isinstance(y, Fraction) else y
+        x, y = (ctx.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else v for v in (x, y))
         scale = max(abs(x), abs(y))
         rel.append(ctx.mpf(0) if scale == 0 else abs(x - y) / scale)
     d1, d2 = rel
