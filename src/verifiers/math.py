@@ -284,13 +284,8 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
 
 
 def _flatten(answers: Iterable[Answer | None]) -> list[Answer]:
-    out: list[Answer] = []
-    for a in answers:
-        if isinstance(a, Coll):
-            out.extend(a.items)
-        elif a is not None:
-            out.append(a)
-    return out
+    """The answers in one list, a collection's items in its place, ``None`` left out."""
+    return [x for a in answers if a is not None for x in (a.items if isinstance(a, Coll) else (a,))]
 
 
 def equivalent(a: str, b: str) -> bool:

@@ -168,7 +168,6 @@ def grader_note(text: str) -> int:
 def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
     """All complete boxes as (content, start, end), and whether the *last* box opened is unclosed."""
     found: list[tuple[str, int, int]] = []
-    unclosed = False
     pos = 0
     n = len(text)
     while len(found) <= MAX_BOXES:
@@ -180,7 +179,6 @@ def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
             while end < n and not text[end].isspace() and text[end] != "$":
                 end += 1
             found.append((text[m.end():end], m.start(), end))
-            unclosed = False
             pos = end
             continue
         depth, i = 1, m.end()
@@ -196,12 +194,10 @@ def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
                 i += 1  # an escaped brace \{ or \} does not count
             i += 1
         if depth:
-            unclosed = True
-            break
+            return found, True
         found.append((text[m.end():i], m.start(), i + 1))
-        unclosed = False
         pos = i + 1
-    return found, unclosed
+    return found, False
 
 
 def _last_match(pattern: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str] | None:
