@@ -111,10 +111,7 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str], *,
         if before is not None:
             before(ns)
         return int(ns.func(ns))
-    except VerifiersError as e:
-        print(f"{sub.prog}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as e:  # unreadable or unwritable paths are bad input too
+    except (VerifiersError, OSError) as e:  # unreadable or unwritable paths are bad input too
         print(f"{sub.prog}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

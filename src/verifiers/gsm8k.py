@@ -33,7 +33,7 @@ from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, pars
 from verifiers.answers._qualifiers import SCALE_WORDS
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
 from verifiers.rewards._format_parts import format_parts
-from verifiers.rewards._score import Score
+from verifiers.rewards._score import Score, Status
 
 __all__ = ["Config", "equivalent", "score", "score_batch"]
 
@@ -201,9 +201,9 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
     gold_key = _gold_key(gold)
 
-    def done(correct: bool, status: str, extracted: str | None, why: str) -> Score:
+    def done(correct: bool, status: Status, extracted: str | None, why: str) -> Score:
         parts["correctness"] = 1.0 if correct else 0.0
-        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)  # type: ignore[arg-type]
+        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)
 
     if gold_key is None:
         return done(False, "gold_unparseable", None, f"gold {gold[:60]!r} is not a number")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -53,7 +53,7 @@ from verifiers.equivalence._expr_eval import (
 )
 from verifiers.rewards._config import DEFAULT_TIMEOUT, PRESETS, ScorerConfig, combine
 from verifiers.rewards._format_parts import format_parts
-from verifiers.rewards._score import Score
+from verifiers.rewards._score import Score, Status
 
 __all__ = ["Config", "equivalent", "score", "score_batch", "warm_up"]
 
@@ -137,7 +137,8 @@ def _gold(gold: str) -> tuple[str, Answer | None, Answer | None]:
             typed = parse_answer(key) if key else None
         other = None
         if len(keys) == 1 and _THOUSANDS_LIST.fullmatch(parts[0].strip().strip("$")) and ",0" not in parts[0]:
-            other = Coll(tuple(parse_answer(x) for x in parts[0].strip().strip("$").split(",")), bare=True)  # type: ignore[misc]
+            groups = parts[0].strip().strip("$").split(",")  # digit groups: each parses to one number
+            other = Coll(tuple(_flatten(parse_answer(x) for x in groups)), bare=True)
         got = (key, typed, other)
         if len(_GOLDS) >= _GOLD_CACHE_MAX:
             _GOLDS.clear()
@@ -238,9 +239,9 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     names = frozenset(k for k, _ in weights)
     parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
 
-    def done(correct: bool, status: str, extracted: str | None, why: str) -> Score:
+    def done(correct: bool, status: Status, extracted: str | None, why: str) -> Score:
         parts["correctness"] = 1.0 if correct else 0.0
-        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)  # type: ignore[arg-type]
+        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)
 
     gold_key, gold_answer, gold_list = _gold(gold)
     if gold_answer is None:
@@ -282,14 +283,9 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
 
 
-def _flatten(answers: object) -> list[Answer]:
-    out: list[Answer] = []
-    for a in answers:  # type: ignore[attr-defined]
-        if isinstance(a, Coll):
-            out.extend(a.items)
-        elif a is not None:
-            out.append(a)
-    return out
+def _flatten(answers: Iterable[Answer | None]) -> list[Answer]:
+    """The answers in one list, a collection's items in its place, ``None`` left out."""
+    return [x for a in answers if a is not None for x in (a.items if isinstance(a, Coll) else (a,))]
 
 
 def equivalent(a: str, b: str) -> bool:

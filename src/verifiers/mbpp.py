@@ -246,13 +246,13 @@ def score_batch(responses: Sequence[str], tests: Sequence[Sequence[str] | CodeTe
             futures.append(exc)
     out = []
     for resp, (code, source), fut in zip(responses, found, futures):
-        if fut is None:
-            out.append(_to_score(str(resp), None, source, None, cfg))
-            continue
-        try:
-            if isinstance(fut, SandboxError):
-                raise fut
-            out.append(_to_score(str(resp), code, source, fut.result(), cfg))
-        except SandboxError as exc:
-            out.append(_to_score(str(resp), code, source, None, cfg, str(exc)))
+        result, error = None, ""
+        if isinstance(fut, SandboxError):
+            error = str(fut)
+        elif fut is not None:  # None: no code was found
+            try:
+                result = fut.result()
+            except SandboxError as exc:
+                error = str(exc)
+        out.append(_to_score(str(resp), code, source, result, cfg, error))
     return out

@@ -94,8 +94,11 @@ def read_rows(source: str | os.PathLike[str], stdin: BinaryIO | None = None
     return rows, bad
 
 
-def _missing(row: Mapping[str, Any], field: str, flag: str) -> DataError:
-    return DataError(f"no {field!r} field (the row has {sorted(row)}); pick the field with {flag}")
+def _field(row: Mapping[str, Any], field: str, flag: str) -> Any:
+    """``row[field]``; a `DataError` naming the row's fields and ``flag`` when it has no such field."""
+    if field not in row:
+        raise DataError(f"no {field!r} field (the row has {sorted(row)}); pick the field with {flag}")
+    return row[field]
 
 
 def response_of(row: Mapping[str, Any], field: str = "response") -> str:
@@ -104,9 +107,7 @@ def response_of(row: Mapping[str, Any], field: str = "response") -> str:
     Raises:
         DataError: the field is missing or not a string (a list or number is not model output).
     """
-    if field not in row:
-        raise _missing(row, field, "--response-field")
-    value = row[field]
+    value = _field(row, field, "--response-field")
     if not isinstance(value, str):
         raise DataError(f"{field!r} is a JSON {type(value).__name__}, not a string; responses must be the "
                         "text the model wrote")
@@ -119,9 +120,7 @@ def gold_of(row: Mapping[str, Any], field: str = "gold") -> str:
     Raises:
         DataError: the field is missing or neither a string nor a number.
     """
-    if field not in row:
-        raise _missing(row, field, "--gold-field")
-    value = row[field]
+    value = _field(row, field, "--gold-field")
     if isinstance(value, str):
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -135,9 +134,7 @@ def tests_of(row: Mapping[str, Any], field: str = "tests") -> list[str]:
     Raises:
         DataError: the field is missing or not a list of strings.
     """
-    if field not in row:
-        raise _missing(row, field, "--gold-field")
-    value = row[field]
+    value = _field(row, field, "--gold-field")
     if isinstance(value, str):
         try:
             value = json.loads(value)

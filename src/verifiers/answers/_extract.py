@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -167,7 +168,6 @@ def grader_note(text: str) -> int:
 def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
     """All complete boxes as (content, start, end), and whether the *last* box opened is unclosed."""
     found: list[tuple[str, int, int]] = []
-    unclosed = False
     pos = 0
     n = len(text)
     while len(found) <= MAX_BOXES:
@@ -179,7 +179,6 @@ def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
             while end < n and not text[end].isspace() and text[end] != "$":
                 end += 1
             found.append((text[m.end():end], m.start(), end))
-            unclosed = False
             pos = end
             continue
         depth, i = 1, m.end()
@@ -195,12 +194,16 @@ def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
                 i += 1  # an escaped brace \{ or \} does not count
             i += 1
         if depth:
-            unclosed = True
-            break
+            return found, True
         found.append((text[m.end():i], m.start(), i + 1))
-        unclosed = False
         pos = i + 1
-    return found, unclosed
+    return found, False
+
+
+def _last_match(pattern: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str] | None:
+    """The last of the non-overlapping matches of ``pattern`` in ``text`` from ``pos``, or ``None``."""
+    last = deque(pattern.finditer(text, pos), maxlen=1)  # one pass, keeping only the latest match
+    return last[0] if last else None
 
 
 def _same_text(a: str, b: str) -> bool:
@@ -239,11 +242,9 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
             if len(found) > MAX_BOXES:
                 return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers")
             parts, joined = _final_group(text, found, same)
-            refusal = "hedged: several different final answers" if len(parts) > 1 else ""
             word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
-            if word:
-                refusal = f"qualified answer ({word!r}): it does not state one value"
-            return Extraction(last[0].strip(), "boxed", last[2], refusal, parts, joined)
+            hedged = "hedged: several different final answers" if len(parts) > 1 else ""
+            return Extraction(last[0].strip(), "boxed", last[2], _qualified(word) or hedged, parts, joined)
         elif marker == "hash":
             got = _hash(text, same)
         elif marker == "final_answer":
@@ -331,9 +332,7 @@ def answer_in_statement(statement: str) -> str:
     if not s:
         return s
     masked = _mask_math(s)
-    last = None
-    for m in _COPULA.finditer(masked):
-        last = m
+    last = _last_match(_COPULA, masked)
     if last is not None:
         s, masked = s[last.end():].strip(), masked[last.end():].strip()
     spans = _joined_spans(s)
@@ -378,17 +377,18 @@ def statement_refusal(statement: str) -> str:
     """
     s = statement[-MAX_STATEMENT_CHARS:].replace("**", "")
     masked = _mask_math(s)
-    last = None
-    for m in _COPULA.finditer(masked):
-        last = m
+    last = _last_match(_COPULA, masked)
     rest = s[last.end():] if last is not None else s
     plain = _MATH_SPAN.sub(" ", rest)
     if plain == rest and not any(ch.isdigit() for ch in rest):
         return ""  # only words: a word answer ("neither", "none of them"), not a qualified value
     if plain == rest and _WORD.search(rest) is None:  # bare math: f(2) < f(1) < f(4) is an answer, 5̸ is not
-        word = "\u0338" if "\u0338" in rest else text_qualifier(rest)
-        return f"qualified answer ({word!r}): it does not state one value" if word else ""
-    word = qualifier(plain) or text_qualifier(rest)
+        return _qualified("\u0338" if "\u0338" in rest else text_qualifier(rest))
+    return _qualified(qualifier(plain) or text_qualifier(rest))
+
+
+def _qualified(word: str) -> str:
+    """The refusal for an answer a qualifying ``word`` ("at least", "not") keeps from stating one value."""
     return f"qualified answer ({word!r}): it does not state one value" if word else ""
 
 
@@ -446,28 +446,20 @@ def _hash(text: str, same: Callable[[str, str], bool]) -> Extraction | None:
 
 
 def _final_answer(text: str) -> Extraction | None:
-    last = None
-    for m in _FINAL.finditer(text):
-        last = m
+    last = _last_match(_FINAL, text)
     if last is None:
         return None
     rest = text[last.end():last.end() + 500]
+    line = rest.split("\n", 1)[0]
+    sentence = line[:_sentence_end(line)]
     span = _MATH_SPAN.match(rest)
-    if span is not None and _only_span(_mask_math(rest.split("\n", 1)[0])):
-        content = next(g for g in span.groups() if g is not None)  # "The final answer is $x = 5$. I hope..."
-        end = last.end() + span.end()
-        line = rest.split("\n", 1)[0]
-        refusal = statement_refusal(line[:_sentence_end(line)])  # "$5$ or more", "$5$ thousand"
-        return Extraction(content.strip(), "final_answer", end, refusal) if content.strip() else None
+    if span is not None and _only_span(_mask_math(line)):  # "The final answer is $x = 5$. I hope..."
+        content, end = next(g for g in span.groups() if g is not None), last.end() + span.end()
     else:
-        line = rest.split("\n", 1)[0]
-        sentence = line[:_sentence_end(line)]
-        content = answer_in_statement(sentence)
-        end = last.end() + len(sentence)
+        content, end = answer_in_statement(sentence), last.end() + len(sentence)
     content = content.strip()
-    if not content:
-        return None
-    return Extraction(content, "final_answer", end, statement_refusal(text[last.end():end]))
+    # the refusal reads the whole sentence: "$5$ or more", "$5$ thousand"
+    return Extraction(content, "final_answer", end, statement_refusal(sentence)) if content else None
 
 
 def _sentence_end(line: str) -> int:
@@ -486,9 +478,7 @@ def _sentence_end(line: str) -> int:
 
 
 def _last_number(text: str) -> Extraction | None:
-    last = None
-    for m in _NUMBER.finditer(text):
-        last = m
+    last = _last_match(_NUMBER, text)
     if last is None:
         return None
     tail = text[max(0, last.end() - 400):last.end() + 3]  # bounded: the last "number" may be 200 kB of digits
@@ -507,26 +497,21 @@ def _last_number(text: str) -> Extraction | None:
     following = after.split()[:1]
     if not word and following and following[0].lower().strip(".,;") in SCALE_WORDS:
         word = following[0]  # "18 thousand dollars"
-    refusal = f"qualified answer ({word!r}): it does not state one value" if word else ""
-    return Extraction(last.group(), "last_number", last.end(), refusal)
+    return Extraction(last.group(), "last_number", last.end(), _qualified(word))
 
 
 def _last_expression(text: str) -> Extraction | None:
     """The last math span, or a plain expression after it (``2/3``, ``\\frac{10}{9}`` without delimiters)."""
     base = max(0, len(text) - MAX_FALLBACK_CHARS)
     tail = text[base:]
-    span = None
-    for m in _MATH_SPAN.finditer(tail):
-        span = m
-    number = None
-    for m in _NUMBER.finditer(tail, span.end() if span is not None else 0):
-        number = m
+    span = _last_match(_MATH_SPAN, tail)
+    number = _last_match(_NUMBER, tail, span.end() if span is not None else 0)
     if number is not None:
         got = _last_number(text)
         if got is not None:
-            word = _bare_latex_word(tail, number.start(), number.end())
-            if word is not None and not got.refusal:
-                return Extraction(word[0], "last_expression", base + word[1])
+            bare = _bare_latex_word(tail, number.start(), number.end())
+            if bare is not None and not got.refusal:
+                return Extraction(bare[0], "last_expression", base + bare[1])
             return got._replace(marker="last_expression")
     if span is None:
         return None
@@ -540,8 +525,7 @@ def _last_expression(text: str) -> Extraction | None:
     after = tail[span.end():span.end() + 200]
     after = _MATH_SPAN.sub(" ", after[:_sentence_end(after)])  # "$5$ is not a solution", "$x = 5$ doesn't work"
     word = qualifier(before) or qualifier(after) or text_qualifier(content)
-    refusal = f"qualified answer ({word!r}): it does not state one value" if word else ""
-    return Extraction(content, "last_expression", base + span.end(), refusal)
+    return Extraction(content, "last_expression", base + span.end(), _qualified(word))
 
 
 def _bare_latex_word(text: str, start: int, end: int) -> tuple[str, int] | None:

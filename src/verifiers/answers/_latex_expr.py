@@ -20,6 +20,7 @@ Budgets keep hostile input cheap: at most ``MAX_TOKENS`` tokens and ``MAX_DEPTH`
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -91,17 +92,18 @@ def parse_expr(text: str) -> Node:
     return node
 
 
-def free_symbols(node: Node) -> frozenset[str]:
-    """Names of the variables in ``node``."""
-    out: set[str] = set()
+def subtrees(node: Node) -> Iterator[Node]:
+    """``node`` and every node below it, depth first (no recursion: a deep tree cannot overflow the stack)."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if n[0] == "sym":
-            out.add(n[1])
-        elif n[0] not in ("num", "const"):
-            stack.extend(x for x in n[1:] if isinstance(x, tuple))
-    return frozenset(out)
+        yield n
+        stack.extend(x for x in n[1:] if isinstance(x, tuple))  # leaves (num, sym, const) hold no tuples
+
+
+def free_symbols(node: Node) -> frozenset[str]:
+    """Names of the variables in ``node``."""
+    return frozenset(n[1] for n in subtrees(node) if n[0] == "sym")
 
 
 def _is_derivative(num: Node, den: Node) -> bool:
@@ -114,9 +116,7 @@ def _is_derivative(num: Node, den: Node) -> bool:
 
 def _canonical(arg: Node, tokens: list[str]) -> str:
     """A name for a function's argument: its value if constant (f(2) = f(4/2)), else its tokens."""
-    if arg[0] == "num":
-        return str(arg[1])
-    return "".join(tokens)
+    return str(arg[1]) if arg[0] == "num" else "".join(tokens)
 
 
 def _num(tok: str) -> Node:
@@ -281,15 +281,7 @@ class _Parser:
         if name in GREEK:
             return self._symbol(name)
         if name in _ACCENTS and self.peek() == "{":  # \overline{CD}, \vec{v}: a name, like a letter
-            self.take("{")
-            letters: list[str] = []
-            while self.peek() != "}":
-                tok = self.take()
-                if not tok.isalpha() or len(letters) > 8:
-                    raise Unsupported("accent over something other than letters")
-                letters.append(tok)
-            self.take("}")
-            return ("sym", f"{name}{{{''.join(letters)}}}")
+            return ("sym", f"{name}{{{self._braced_name(letters_only=True)}}}")
         if name in FUNCTIONS:
             return self._function(name, depth)
         raise Unsupported(f"unsupported {tok}")
@@ -303,21 +295,25 @@ class _Parser:
             return ("sym", f"{name}({_canonical(arg, self.t[start + 1:self.i - 1])})")
         if self.peek() == "_":  # x_1, a_{n}, x_{12}
             self.take()
-            sub = self.take()
-            if sub == "{":
-                parts: list[str] = []
-                while self.peek() != "}":
-                    if len(parts) > 8:
-                        raise Unsupported("long subscript")
-                    parts.append(self.take())
-                self.take("}")
-                sub = "".join(parts)
+            sub = self._braced_name(letters_only=False) if self.peek() == "{" else self.take()
             name = f"{name}_{sub}"
         if name == "e":
             return ("const", "e")
         if name == "i":
             return ("const", "i")
         return ("sym", name)
+
+    def _braced_name(self, letters_only: bool) -> str:
+        """The tokens of a short ``{...}`` group that is part of a name (a subscript, an accent's letters)."""
+        self.take("{")
+        parts: list[str] = []
+        while self.peek() != "}":
+            tok = self.take()
+            if len(parts) > 8 or letters_only and not tok.isalpha():
+                raise Unsupported("long name, or an accent over something other than letters")
+            parts.append(tok)
+        self.take("}")
+        return "".join(parts)
 
     def _function(self, name: str, depth: int) -> Node:
         base: Node | None = None

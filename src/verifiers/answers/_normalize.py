@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 from verifiers.answers._qualifiers import SCALE_WORDS
 
@@ -74,6 +75,7 @@ _WORD_CONNECTOR = re.compile(
 _DOUBLED = re.compile(r"\\\\(?=[a-zA-Z])")
 _CHOICE = re.compile(r"^\(?([A-E])\)?$")
 _SPACES = re.compile(r"\s+")
+_BRACKET = re.compile(r"\\[{}]|[()\[\]{}]")
 _THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:[, ]\d{3})+(?:\.\d+)?$")
 
 
@@ -161,15 +163,7 @@ def _squeeze_spaces(s: str) -> str:
     """Drop spaces LaTeX ignores; keep one after a control word (``\\pi r``) and between digits (``\\log_2 8``)."""
     if " " not in s and "\t" not in s and "\n" not in s:
         return s
-    out = []
-    pos = 0
-    for m in _SPACES.finditer(s):
-        out.append(s[pos:m.start()])
-        if _keeps_space(s, m.start(), m.end()):
-            out.append(" ")
-        pos = m.end()
-    out.append(s[pos:])
-    return "".join(out).strip()
+    return _SPACES.sub(lambda m: " " if _keeps_space(s, m.start(), m.end()) else "", s).strip()
 
 
 _CONTROL_WORD_END = re.compile(r"\\[a-zA-Z]+$")
@@ -242,26 +236,34 @@ def is_text_answer(s: str) -> bool:
 _ANSWER_WORDS = frozenset({"no", "ok", "yes", "none"})
 
 
+def bracket_depths(s: str) -> Iterator[tuple[int, int, int]]:
+    """Each bracket of ``s`` (``\\{`` ``\\}`` count as brackets) as (start, end, depth after it)."""
+    depth = 0
+    for m in _BRACKET.finditer(s):
+        depth += 1 if m.group()[-1] in "([{" else -1
+        yield m.start(), m.end(), depth
+
+
+def top_level(s: str) -> Iterator[int]:
+    """Indices of the characters of ``s`` outside any brackets, the brackets themselves excluded."""
+    pos, depth = 0, 0
+    for start, end, after in bracket_depths(s):
+        if depth == 0:
+            yield from range(pos, start)
+        pos, depth = end, after
+    if depth == 0:
+        yield from range(pos, len(s))
+
+
 def split_top(s: str, sep: str) -> list[str]:
     """Split ``s`` on ``sep`` outside any brackets (``\\{`` ``\\}`` count as brackets)."""
     if sep not in s:
         return [s]
-    parts, depth, start, i, n = [], 0, 0, 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == "\\" and i + 1 < n and s[i + 1] in "{}":
-            depth += 1 if s[i + 1] == "{" else -1
-            i += 2
-            continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif depth == 0 and s.startswith(sep, i) and not (sep[0] == "\\" and s[i + len(sep):i + len(sep) + 1].isalpha()):
+    parts, start, n = [], 0, len(sep)
+    for i in top_level(s):
+        # a command separator ends where its name does: \in, never the start of \infty
+        if i >= start and s.startswith(sep, i) and not (sep[0] == "\\" and s[i + n:i + n + 1].isalpha()):
             parts.append(s[start:i])
-            i += len(sep)
-            start = i
-            continue
-        i += 1
+            start = i + n
     parts.append(s[start:])
     return [x.strip() for x in parts]

@@ -97,16 +97,15 @@ def parse_number(text: str, *, units: bool = True) -> Fraction | None:
     elif s.endswith("\\%"):
         s = s[:-2].rstrip()
     s = _DEGREES.sub("", s)
-    if s and s[-1] == "}":
-        m = _UNIT_LATEX.search(s)
-        t = s[:m.start()] if m else s
-        if t and t != s and (t[-1].isdigit() or t[-1] == "}") and _is_unit(s[m.start():]):  # type: ignore[union-attr]
-            s = t
-    if units and s and not s[-1].isdigit() and s[-1] != "}":
-        m = _UNIT_WORDS.search(s)
-        t = s[:m.start()] if m else s
-        if t and t != s and t[-1].isdigit() and _is_unit(s[m.start():], glued=not s[m.start()].isspace()):  # type: ignore[union-attr]
-            s = t
+    # a unit goes only when it follows the number at once (a digit, or the } of \frac{1}{2})
+    m = _UNIT_LATEX.search(s) if s[-1:] == "}" else None
+    cut = m.start() if m else 0
+    if cut and (s[cut - 1].isdigit() or s[cut - 1] == "}") and _is_unit(s[cut:]):
+        s = s[:cut]
+    m = _UNIT_WORDS.search(s) if units and s and not s[-1].isdigit() and s[-1] != "}" else None
+    cut = m.start() if m else 0
+    if cut and s[cut - 1].isdigit() and _is_unit(s[cut:], glued=not s[cut].isspace()):
+        s = s[:cut]
     if "," in s and _DECIMAL_COMMA.fullmatch(s):
         s = s.replace(",", ".")  # 1,22 / 0,111 / 1000,99: a comma that cannot separate thousands
     elif " " in s and _SPACE_GROUPS.fullmatch(s):
@@ -124,7 +123,7 @@ UNIT_LETTERS = frozenset("mgslh")  # meters, grams, seconds, liters, hours; "18 
 def _is_unit(tail: str, glued: bool = False) -> bool:
     """Whether the words after a number are a unit (``apples``, ``cm^2``), not a scale, operator or hedge
     (``thousand``, ``squared``, ``or more``, ``k``); a single letter glued to the number is never a unit."""
-    words = [w for w in re.findall(r"[a-zA-Z]+", tail)]
+    words = re.findall(r"[a-zA-Z]+", tail)
     if not words or any(w.lower() in SCALE_WORDS for w in words):
         return False
     if len(words[0]) == 1:  # a lone letter: glued ("18k", "18i") never; spaced only as a unit symbol ("5 m")

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from verifiers.answers._latex_expr import FUNCTIONS, GREEK, Node, Unsupported, free_symbols, parse_expr
-from verifiers.answers._normalize import is_text_answer, split_top
+from verifiers.answers._normalize import bracket_depths, is_text_answer, split_top, top_level
 from verifiers.answers._numbers import parse_number
 
 MAX_ITEMS = 64  # elements in one list/tuple/matrix
@@ -283,7 +283,7 @@ def is_label(text: str) -> bool:
     Names are letters, commands, subscripts, brackets and operators without a digit outside subscripts, so
     ``x + y = 5`` states the value of ``x + y`` while ``2x - y + 1 = 0`` is an equation.
     """
-    if _LABEL.fullmatch(text) or _LABEL_LIST.fullmatch(text) or _ratio_label(text):
+    if is_name(text):
         return True
     return bool(text) and len(text) <= 40 and _NAME_EXPR.fullmatch(_SUBSCRIPT.sub("", text)) is not None
 
@@ -297,31 +297,19 @@ def _relation_ops(s: str) -> list[tuple[int, int, str]]:
     """Top-level relation operators as (start, end, op)."""
     if not ("<" in s or ">" in s or "=" in s or "\\" in s):
         return []
-    found = []
-    depth = 0
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == "\\" and i + 1 < n and s[i + 1] in "{}":
-            depth += 1 if s[i + 1] == "{" else -1
-            i += 2
+    found: list[tuple[int, int, str]] = []
+    end = 0  # the end of the last operator found: positions before it belong to it
+    for i in top_level(s):
+        if i < end or s[i] not in "<>=\\":
             continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif depth == 0 and c in "<>=\\":
-            m = _REL_AT.match(s, i)
-            if m:
-                tok = m.group()
-                if tok in ("<", ">") and s.startswith("=", m.end()):
-                    found.append((i, m.end() + 1, "<=" if tok == "<" else ">="))
-                    i = m.end() + 1
-                    continue
-                found.append((i, m.end(), "=" if tok == "=" else _REL_OPS[tok]))
-                i = m.end()
-                continue
-        i += 1
+        m = _REL_AT.match(s, i)
+        if m:
+            tok, end = m.group(), m.end()
+            if tok in ("<", ">") and s.startswith("=", end):
+                end += 1
+                found.append((i, end, "<=" if tok == "<" else ">="))
+            else:
+                found.append((i, end, "=" if tok == "=" else _REL_OPS[tok]))
     return found
 
 
@@ -357,14 +345,8 @@ def _expand_pm(s: str) -> list[str] | None:
             first, second = ("+", "-") if m.group(1) == "pm" else ("-", "+")
             nxt += [t[:m.start()] + first + t[m.end():], t[:m.start()] + second + t[m.end():]]
         outs = nxt
-    cleaned = []
-    for t in outs:
-        t = t.strip()
-        t = t.removeprefix("+")
-        if not t or t.endswith(("+", "-")):
-            return None
-        cleaned.append(t)
-    return cleaned
+    cleaned = [t.strip().removeprefix("+") for t in outs]
+    return None if any(not t or t.endswith(("+", "-")) for t in cleaned) else cleaned
 
 
 # ------------------------------------------------------------------------------------ text structure
@@ -378,23 +360,8 @@ def outer_brackets(s: str) -> tuple[str, str] | tuple[()]:
 
 
 def encloses(s: str) -> bool:
-    """Whether the opening bracket at 0 is closed only at the very end."""
-    depth = 0
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == "\\" and i + 1 < n and s[i + 1] in "{}":
-            depth += 1 if s[i + 1] == "{" else -1
-            i += 2
-        else:
-            if c in "([{":
-                depth += 1
-            elif c in ")]}":
-                depth -= 1
-            i += 1
-        if depth == 0 and i < n:
-            return False
-    return depth == 0
+    """Whether the opening bracket at 0 (``s`` starts with one) is closed only at the very end."""
+    return next((end == len(s) for _, end, depth in bracket_depths(s) if depth == 0), False)
 
 
 _MATRIX_BEGIN = re.compile(r"^\\begin\{([a-zA-Z]*matrix|array)\}(?:\{[^{}]*\})?")

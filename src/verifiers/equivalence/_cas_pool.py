@@ -124,13 +124,11 @@ class _Worker:
 
     def kill(self) -> None:
         """SIGKILL the worker and close its handles (its parent, the template, reaps it)."""
-        try:
+        with contextlib.suppress(OSError):  # already gone
             if self.pidfd is not None:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
             else:
                 os.kill(self.pid, signal.SIGKILL)
-        except OSError:  # already gone
-            pass
         self.forget()
 
     def forget(self) -> None:
@@ -161,7 +159,7 @@ class _Template:
             self.proc = subprocess.Popen(
                 # -P: the caller's working directory is not put on the path (a local sympy.py or
                 # json.py there must not shadow the real one); its sys.path comes in PYTHONPATH.
-                [sys.executable, "-P", "-m", "verifiers.equivalence._cas_worker"], stdin=theirs,
+                [sys.executable, "-P", "-m", "verifiers.equivalence._cas_worker"], stdin=theirs.fileno(),
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, close_fds=True,
                 start_new_session=True)
         finally:
@@ -223,11 +221,9 @@ class _Template:
 
     def forget(self) -> None:
         for stream in (self.control, self.proc.stderr):
-            try:
-                if stream is not None:
+            if stream is not None:
+                with contextlib.suppress(OSError):
                     stream.close()
-            except OSError:
-                pass
 
 
 class _Waiter:
@@ -322,7 +318,8 @@ class WorkerPool:
             payload = json.dumps([name, list(args)]).encode() + b"\n"
         except (TypeError, ValueError) as e:
             return "error", f"arguments are not JSON ({type(e).__name__}: {e})"
-        for attempt in range(ATTEMPTS):
+        failed = ""
+        for _ in range(ATTEMPTS):
             got = self._acquire(deadline)
             if isinstance(got, tuple):
                 return got
@@ -336,19 +333,18 @@ class WorkerPool:
                 self._check_template()
                 # Workers killed from outside (or with their template) die while idle, and a caller only
                 # learns it when it writes or reads; a job that kills its worker kills every one it gets.
-                if attempt + 1 < ATTEMPTS:
-                    continue
-                return "error", f"symbolic worker failed ({type(e).__name__}: {e})"
-            break
-        if line is None:
-            self._lose(got)
-            return "timeout", "symbolic check overran its deadline"
-        self._release(got)
-        try:
-            status, result = json.loads(line)
-        except (ValueError, TypeError):
-            return "error", "unreadable worker reply"
-        return str(status), result
+                failed = f"symbolic worker failed ({type(e).__name__}: {e})"
+                continue
+            if line is None:
+                self._lose(got)
+                return "timeout", "symbolic check overran its deadline"
+            self._release(got)
+            try:
+                status, result = json.loads(line)
+            except (ValueError, TypeError):
+                return "error", "unreadable worker reply"
+            return str(status), result
+        return "error", failed
 
     def warm_up(self, timeout: float = STARTUP_TIMEOUT) -> bool:
         """Start the pool if needed and wait for a ready worker; ``False`` if none is within ``timeout``."""

@@ -16,6 +16,7 @@ workers when the control channel closes.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -113,10 +114,8 @@ def _fork_on_request(control: socket.socket, symbolic: Any, later: list[tuple[st
 
 
 def _check(symbolic: Any, gold: str, answer: str) -> None:
-    try:
+    with contextlib.suppress(Exception):  # a warm-up failure is not fatal; real calls report errors
         symbolic.equal(gold, answer, 1e-9)
-    except Exception:  # noqa: BLE001, S110 - a warm-up failure is not fatal; real calls report errors
-        pass
 
 
 def _serve(sock: socket.socket, template: int, memory: int) -> None:
@@ -124,12 +123,11 @@ def _serve(sock: socket.socket, template: int, memory: int) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     _die_with_parent(template)
     if memory:
-        try:
+        # not Linux, or not allowed: the deadline still holds
+        with contextlib.suppress(ImportError, ValueError, OSError):
             import resource
 
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        except (ImportError, ValueError, OSError):  # not Linux, or not allowed: the deadline still holds
-            pass
     random.seed()  # siblings forked from one template would otherwise share one random stream
     from verifiers.equivalence import _cas
 
@@ -149,12 +147,10 @@ def _serve(sock: socket.socket, template: int, memory: int) -> None:
 
 def _quiet_stderr() -> None:
     """Point stderr at /dev/null: nobody reads it after start-up, and a full pipe would block a worker."""
-    try:
+    with contextlib.suppress(OSError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 2)
         os.close(devnull)
-    except OSError:
-        pass
 
 
 def _die_with_parent(parent: int) -> None:

@@ -18,12 +18,13 @@ Kinds come from `verifiers.answers._typed`. The rules (the verdict contract,
 
 from __future__ import annotations
 
+import math as _m
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, TypeVar
 
 from verifiers.answers._latex_expr import Node, free_symbols
 from verifiers.answers._typed import (
@@ -45,6 +46,7 @@ from verifiers.answers._typed import (
 from verifiers.equivalence import _expr_eval as ev
 
 Verdict = Literal["equal", "different", "timeout"]
+_T = TypeVar("_T")
 # A symbolic check: (gold, answer, rel_tol, deadline) -> True / False / None when it did not answer by the
 # deadline (a time.monotonic() instant shared by the whole verdict).
 Symbolic = Callable[[str, str, float, float], "bool | None"]
@@ -121,8 +123,8 @@ def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
         if isinstance(g, Rel) and isinstance(a, Rel):
             return False
         if isinstance(g, Rel) or isinstance(a, Rel):
-            other = a if isinstance(g, Rel) else g
-            if isinstance(other, Expr) and other.tree is not None:
+            value = a if isinstance(g, Rel) else g
+            if isinstance(value, Expr) and value.tree is not None:
                 return False  # an inequality is never a number or an expression
             return _symbolic_equal(_text(g), _text(a), c) if _text(g) and _text(a) else False
     if isinstance(g, Seq) or isinstance(a, Seq):
@@ -155,7 +157,7 @@ def clock_seconds(r: Answer) -> int | None:
     if isinstance(r, Expr | Text) and r.text.lower().endswith(("am", "pm")) and r.text[:-2].isdigit():
         texts = [r.text[:-2], "00" + r.text[-2:]]
     elif isinstance(r, Ratio) and 2 <= len(r.parts) <= 3 and all(isinstance(p, Expr | Text) for p in r.parts):
-        texts = [p.text for p in r.parts]  # type: ignore[union-attr]
+        texts = [p.text for p in r.parts if isinstance(p, Expr | Text)]
     else:
         return None
     last = texts[-1].lower().replace(".", "")
@@ -176,10 +178,7 @@ def _text(x: Answer) -> str:
         return x.text
     if isinstance(x, Rel):
         ops = {"<": "<", "<=": "\\le ", ">": ">", ">=": "\\ge ", "!=": "\\ne "}
-        out = x.terms[0].text
-        for op, t in zip(x.ops, x.terms[1:]):
-            out += ops[op] + t.text
-        return out
+        return x.terms[0].text + "".join(ops[op] + t.text for op, t in zip(x.ops, x.terms[1:]))
     return ""
 
 
@@ -213,10 +212,8 @@ def _states_value(e: Eq) -> bool:
 def _same_solutions(g: Eq, a: Eq, c: _Ctx) -> bool | None:
     """Whether two equations in variables have the same solutions (their sides' differences are proportional)."""
     sides = (*g.sides, *a.sides)
-    if not all(isinstance(s, Expr) and s.tree is not None for s in sides):
-        return None
-    trees: list[Node] = [s.tree for s in sides]  # type: ignore[union-attr]
-    if not any(free_symbols(t) for t in trees):
+    trees = [s.tree for s in sides if isinstance(s, Expr) and s.tree is not None]
+    if len(trees) != len(sides) or not any(free_symbols(t) for t in trees):
         return None
     dg, da = ("sub", trees[0], trees[1]), ("sub", trees[2], trees[3])
     out = ev.sample_compare(dg, da, 0.0, relation=ev.ratio_relation(),
@@ -299,29 +296,29 @@ def _relation_set(r: Rel) -> tuple[str | None, list[Interval]] | None:
     The unknown is the one variable (``-x \\le -6``: ``x``), or else the smallest sub-expression holding all the
     variables, shared by every non-constant term (``0 < g(x) < 3`` and ``-g(x) > 0``: ``g(x)``).
     """
-    trees = [t.tree for t in r.terms]
-    if any(t is None for t in trees):
+    trees = [t.tree for t in r.terms if t.tree is not None]
+    if len(trees) != len(r.terms):
         return None
     names: set[str] = set()
     for t in trees:
-        names |= free_symbols(t)  # type: ignore[arg-type]
+        names |= free_symbols(t)
     if not names:
         return None
     if len(names) == 1:
         subject = next(iter(names))
     else:
-        cores = {_core(t) for t in trees if free_symbols(t)}  # type: ignore[arg-type]
+        cores = {_core(t) for t in trees if free_symbols(t)}
         if len(cores) != 1:
             return None
         core = cores.pop()
         if free_symbols(core) != names:
             return None
-        trees = [_substitute(t, core, ("sym", _UNKNOWN)) for t in trees]  # type: ignore[arg-type]
+        trees = [_substitute(t, core, ("sym", _UNKNOWN)) for t in trees]
         subject = repr(core)
     bounds: list[tuple[str, ev.Value]] = []  # (op with the unknown on the left, value)
     var = subject if len(names) == 1 else _UNKNOWN
     for left, op, right in zip(trees, r.ops, trees[1:]):
-        solved = _solve_linear(("sub", left, right), var)  # type: ignore[arg-type]
+        solved = _solve_linear(("sub", left, right), var)
         if solved is None:
             return None  # not linear: see _relation_matches
         slope_sign, root = solved
@@ -391,6 +388,7 @@ def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]], deadlin
     set's endpoints could pass. Undefined points are skipped.
     """
     var = next(iter(_rel_symbols(r)))
+    trees = [t.tree for t in r.terms if t.tree is not None]  # all of them: the relation has one variable
     if target[0] is not None and target[0] != var:
         return False
     points: list[Fraction] = [Fraction(k, 4) for k in range(-41, 42, 3)] + [Fraction(s * 10**e) for e in (2, 4, 6)
@@ -399,7 +397,7 @@ def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]], deadlin
     for (lo, _), (hi, _) in target[1]:
         for end in (lo, hi):
             if isinstance(end, Fraction):
-                eps = Fraction(1, 10**6) * max(1, abs(end))
+                eps = Fraction(1, 10**6) * max(Fraction(1), abs(end))
                 points += [end, end - eps, end + eps]
             elif ev.is_finite(end):
                 points += [Fraction(str(ev.to_mp(end) * (1 + d))) for d in (-1e-6, 0, 1e-6)]
@@ -407,7 +405,7 @@ def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]], deadlin
     for p in points:
         if time.monotonic() > deadline:
             raise _Timeout
-        holds = _holds(r, var, p)
+        holds = _holds(trees, r.ops, var, p)
         if holds is None:
             continue
         checked += 1
@@ -416,21 +414,21 @@ def _relation_matches(r: Rel, target: tuple[str | None, list[Interval]], deadlin
     return checked >= 8
 
 
-def _holds(r: Rel, var: str, p: Fraction) -> bool | None:
+def _holds(trees: list[Node], ops: tuple[str, ...], var: str, p: Fraction) -> bool | None:
     values: list[ev.Value] = []
-    for t in r.terms:
+    for t in trees:
         try:
             try:
-                values.append(ev.exact(t.tree, {var: p}))  # type: ignore[arg-type]
+                values.append(ev.exact(t, {var: p}))
             except ev.Inexact:
-                values.append(ev.approx(t.tree, {var: ev.to_mp(p)}))  # type: ignore[arg-type]
+                values.append(ev.approx(t, {var: ev.to_mp(p)}))
         except ev.Undefined:
             return False  # outside the relation's domain it does not hold (sqrt(x) >= 0 is not all reals)
         except (ev.TooLarge, ev.Inexact):
             return None
     if not all(ev.is_real(v) for v in values):
         return False
-    for x, op, y in zip(values, r.ops, values[1:]):
+    for x, op, y in zip(values, ops, values[1:]):
         same = ev.values_agree(x, y, 0.0) == "agree"
         bigger = ev.to_mp(x) > ev.to_mp(y)
         ok = {"<": not same and not bigger, "<=": same or not bigger, ">": not same and bigger,
@@ -476,24 +474,12 @@ def _same_set(sg: tuple[str | None, list[Interval]], sa: tuple[str | None, list[
               a: Answer) -> bool:
     if sg[0] is not None and sa[0] is not None and isinstance(_single(g), (Rel, Coll)) and sg[0] != sa[0]:
         return False  # two relations about different variables
-    left = list(sa[1])
-    if len(sg[1]) != len(left):
-        return False
-    for iv in sg[1]:
-        for k, other in enumerate(left):
-            if _same_interval(iv, other):
-                del left[k]
-                break
-        else:
-            return False
-    return True
+    return _pair_off(sg[1], sa[1], _same_interval)
 
 
 def _same_interval(x: Interval, y: Interval) -> bool:
-    for (v, closed), (w, closed2) in zip(x, y):
-        if closed != closed2 or ev.values_agree(v, w, 0.0) != "agree":
-            return False
-    return True
+    return all(closed == closed2 and ev.values_agree(v, w, 0.0) == "agree"
+               for (v, closed), (w, closed2) in zip(x, y))
 
 
 _AS_LESS = {"<": ("<", False), "<=": ("<=", False), ">": ("<", True), ">=": ("<=", True), "!=": ("!=", False)}
@@ -574,10 +560,10 @@ def _equal_matrix(g: Answer, a: Answer, c: _Ctx) -> bool:
 
 def _decimal_comma(x: Coll) -> Expr | None:
     """``1,22`` read as 1.22 (a European decimal comma) when the other side is one number; ``None`` if not that form."""
-    if not x.bare or len(x.items) != 2 or not all(isinstance(i, Expr) for i in x.items) or " " in x.text \
-            or "," not in x.text:
+    texts = [i.text for i in x.items if isinstance(i, Expr)]
+    if not x.bare or len(x.items) != 2 or len(texts) != 2 or " " in x.text or "," not in x.text:
         return None
-    whole, frac = x.items[0].text, x.items[1].text  # type: ignore[union-attr]
+    whole, frac = texts
     if not (whole.lstrip("-").isdigit() and frac.isdigit()) or (len(frac) == 3 and whole.lstrip("-") != "0"):
         return None
     if not frac.strip("0"):
@@ -607,14 +593,20 @@ def _distinct(items: tuple[Answer, ...], c: _Ctx) -> tuple[Answer, ...]:
 
 
 def _match_unordered(g: tuple[Answer, ...], a: tuple[Answer, ...], c: _Ctx) -> bool:
-    if len(g) != len(a) or len(g) > MAX_ITEMS:
+    return len(g) <= MAX_ITEMS and _pair_off(g, a, lambda x, y: _equal(x, y, c), c.deadline)
+
+
+def _pair_off(xs: Sequence[_T], ys: Sequence[_T], same: Callable[[_T, _T], bool],
+              deadline: float = _m.inf) -> bool:
+    """Whether each of ``xs`` is ``same`` as a different one of ``ys``, none left over (first match taken)."""
+    if len(xs) != len(ys):
         return False
-    left = list(a)
-    for x in g:
-        if time.monotonic() > c.deadline:
+    left = list(ys)
+    for x in xs:
+        if time.monotonic() > deadline:
             raise _Timeout  # pairwise matching of large sets is quadratic: bounded by the verdict's deadline
         for k, y in enumerate(left):
-            if _equal(x, y, c):
+            if same(x, y):
                 del left[k]
                 break
         else:
@@ -680,9 +672,7 @@ def _plain_decimal(t: Node) -> bool:
 
 def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:
     """The CAS verdict, or ``None`` when it did not answer in time."""
-    if c.symbolic is None:
-        return None
-    if c.deadline <= time.monotonic():
+    if c.symbolic is None or c.deadline <= time.monotonic():
         return None
     return c.symbolic(g, a, c.rel_tol, c.deadline)
 

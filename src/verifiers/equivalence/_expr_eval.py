@@ -21,6 +21,7 @@ another is drawn; they never decide. Constant expressions take a single evaluati
 
 from __future__ import annotations
 
+import contextlib
 import math as _m
 import random
 import threading
@@ -32,7 +33,7 @@ from typing import Any, Literal
 
 import mpmath
 
-from verifiers.answers._latex_expr import Node, free_symbols
+from verifiers.answers._latex_expr import Node, free_symbols, subtrees
 
 POINTS = 5
 MAX_ATTEMPTS = 40
@@ -69,29 +70,17 @@ class TooLarge(Exception):
 
 def is_rational_tree(node: Node) -> bool:
     """Whether ``node`` uses only rational operations (so exact evaluation may succeed at every point)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        kind = n[0]
-        if kind in ("const", "fn", "log", "root"):
+    for n in subtrees(node):
+        if n[0] in ("const", "fn", "log", "root"):
             return False
-        if kind == "pow" and n[2][0] != "num" and not (n[2][0] == "neg" and n[2][1][0] == "num"):
+        if n[0] == "pow" and n[2][0] != "num" and not (n[2][0] == "neg" and n[2][1][0] == "num"):
             return False
-        if kind not in ("num", "sym"):
-            stack.extend(x for x in n[1:] if isinstance(x, tuple))
     return True
 
 
 def has_imaginary(node: Node) -> bool:
     """Whether the imaginary unit ``i`` appears."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n == ("const", "i"):
-            return True
-        if n[0] not in ("num", "sym", "const"):
-            stack.extend(x for x in n[1:] if isinstance(x, tuple))
-    return False
+    return any(n == ("const", "i") for n in subtrees(node))
 
 
 # ------------------------------------------------------------------------------------------------ exact
@@ -179,17 +168,12 @@ def _exact_root(radicand: Fraction, index: Fraction) -> Fraction:
     if index.denominator != 1 or not 2 <= index <= 64:
         raise Inexact("root index")
     n = int(index)
-    if radicand < 0:
-        if n % 2 == 0:
-            raise Undefined("even root of a negative number")
-        r = _rational_root(-radicand, n)
-        if r is None:
-            raise Inexact("irrational root")
-        return -r
-    r = _rational_root(radicand, n)
+    if radicand < 0 and n % 2 == 0:
+        raise Undefined("even root of a negative number")
+    r = _rational_root(abs(radicand), n)
     if r is None:
         raise Inexact("irrational root")
-    return r
+    return -r if radicand < 0 else r
 
 
 def _rational_root(value: Fraction, n: int) -> Fraction | None:
@@ -356,10 +340,8 @@ def _approx_pow(base: Any, e: Any, cx: bool) -> Any:
         raise Undefined("zero to a non-positive power")
     if abs(ctx.re(e)) > 64 and abs(ctx.re(e)) * abs(ctx.log(abs(base), 2)) > 4 * MAX_MAGNITUDE_BITS:
         raise TooLarge("power")  # |log2 of the result| = |e| |log2 base|
-    if not cx:
-        if base < 0 and e != int(e):
-            raise Undefined("negative base, fractional exponent")
-        return ctx.power(base, e)
+    if not cx and base < 0 and e != int(e):
+        raise Undefined("negative base, fractional exponent")
     return ctx.power(base, e)
 
 
@@ -406,10 +388,8 @@ def constant_value(node: Node) -> Value:
     Raises:
         Undefined: it has no value (``\\frac{1}{0}``). TooLarge: beyond the numeric budget.
     """
-    try:
+    with contextlib.suppress(Inexact):
         return exact(node, {})
-    except Inexact:
-        pass
     return approx(node, {}, complex_ok=has_imaginary(node))
 
 
@@ -547,9 +527,7 @@ def extra_bits(node: Node) -> int:
     """Bits beyond ``PRECISION_BITS`` that extreme constant exponents need: a tiny one hides a difference
     (``2^{2^{-1000}}`` is 1 to 300 digits), a huge one magnifies rounding (``(2^{2^{-100}})^{2^{100}}``)."""
     extra = 0
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    for n in subtrees(node):
         if n[0] == "pow":
             try:
                 e = exact(n[2], {})
@@ -563,8 +541,6 @@ def extra_bits(node: Node) -> int:
                         extra += max(0, int(abs(float(e) * base)) - 64)
                     except OverflowError:
                         return MAX_EXTRA_BITS + 1
-        if n[0] not in ("num", "sym", "const"):
-            stack.extend(x for x in n[1:] if isinstance(x, tuple))
     return extra
 
 
@@ -597,8 +573,7 @@ def _recheck(g: Node, a: Node, extra: int, deadline: float, env: dict[str, Any] 
             return "unknown"
         finally:
             _LOCAL.ctx = outer
-        x = ctx.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else x
-        y = ctx.mpf(y.numerator) / y.denominator if isinstance(y, Fraction) else y
+        x, y = (ctx.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else v for v in (x, y))
         scale = max(abs(x), abs(y))
         rel.append(ctx.mpf(0) if scale == 0 else abs(x - y) / scale)
     d1, d2 = rel
