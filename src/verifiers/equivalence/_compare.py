@@ -636,9 +636,10 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
             return False  # beyond 2^4096 (or below 2^-4096) against a number of ordinary size
         if not (ev.is_finite(vg) and ev.is_finite(va)):
             return vg == va
-    # rel_tol only for a plain decimal against an irrational (1.41421356237 vs sqrt(2)); a decimal inside a
-    # larger expression (0.3333333333 e^0) is compared exactly, so it never passes for a rational
-    tol = c.rel_tol if _plain_decimal(tg) or _plain_decimal(ta) else 0.0
+    # rel_tol only for a plain decimal written to rel_tol's precision against an irrational (1.41421356237 vs
+    # sqrt(2)); a shorter decimal (9.20212 vs 19 sqrt(19)/9, within 1e-9 by chance) or one inside a larger
+    # expression (0.3333333333 e^0) is compared exactly, so it never passes for the exact value
+    tol = c.rel_tol if _long_decimal(tg, c.rel_tol) or _long_decimal(ta, c.rel_tol) else 0.0
     out = ev.sample_compare(tg, ta, tol, seed_text=f"{g.text}|{a.text}", deadline=c.deadline)
     if out == "equal":
         return True
@@ -666,8 +667,17 @@ def _constant(t: Node) -> ev.Value | object | None:
         return _HUGE
 
 
-def _plain_decimal(t: Node) -> bool:
-    return t[0] == "num" and bool(t[2]) or t[0] == "neg" and t[1][0] == "num" and bool(t[1][2])
+def _long_decimal(t: Node, rel_tol: float) -> bool:
+    """A plain decimal whose last digit's place is at most ``rel_tol`` of its value: a correctly rounded
+    one is then within ``rel_tol`` of what it approximates, and a coarser one matching is a coincidence."""
+    if t[0] == "neg":
+        t = t[1]
+    if t[0] != "num" or not t[2] or t[1] == 0:
+        return False
+    places = 0
+    while 10**places % t[1].denominator:
+        places += 1
+    return bool(Fraction(1, 10**places) <= rel_tol * abs(t[1]))
 
 
 def _symbolic_call(g: str, a: str, c: _Ctx) -> bool | None:
