@@ -7,6 +7,10 @@ read it, so a new task is one `register` call::
     tasks.register(tasks.TaskSpec("gsm8k-hard", tasks.get("gsm8k").scorer, ("me/gsm8k-hard",),
                                   tasks.answer_row, local_files={"test": "gsm8k-hard/test.jsonl"}))
 
+Other processes (the CLIs, verl's reward workers) find such a module as a plug-in: an installed package's
+``verifiers.tasks`` entry point (a module that registers on import, or a `TaskSpec`), or a module named in
+``VERIFIERS_TASKS`` (comma-separated). Plug-ins load on the first lookup, after the built-in tasks.
+
 Example:
     >>> get("arith").template, for_data_source("openai/gsm8k").name
     ('verl', 'gsm8k')
@@ -14,7 +18,13 @@ Example:
 
 from __future__ import annotations
 
+import functools
+import importlib
+import importlib.metadata
 import json
+import logging
+import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -25,8 +35,9 @@ from verifiers.errors import ConfigError, DataError, VerifiersError, one_of
 from verifiers.rewards._config import BaseConfig
 from verifiers.rewards._score import Score
 
-__all__ = ["ANSWER", "TESTS", "CodeTests", "Reference", "ReferenceCodec", "Scorer", "TaskSpec", "TestsReference",
-           "answer_row", "for_data_source", "get", "math_row", "mbpp_row", "names", "register"]
+__all__ = ["ANSWER", "PLUGIN_ENV", "PLUGIN_GROUP", "TESTS", "CodeTests", "Reference", "ReferenceCodec", "Scorer",
+           "TaskSpec", "TestsReference", "answer_row", "for_data_source", "get", "math_row", "mbpp_row", "names",
+           "register"]
 
 
 Reference = str | CodeTests  # a gold answer, or the tests a program must pass
@@ -146,6 +157,35 @@ class TaskSpec:
 
 
 _REGISTRY: dict[str, TaskSpec] = {}
+PLUGIN_GROUP = "verifiers.tasks"
+PLUGIN_ENV = "VERIFIERS_TASKS"
+_plugins_lock = threading.RLock()  # re-entrant: a plug-in may look tasks up while it is being imported
+_plugins_state = ""  # "" not loaded, "loading", "loaded"
+logger = logging.getLogger(__name__)
+
+
+def _load_plugins() -> None:
+    """Import the task plug-ins once per process; a plug-in that fails is named in one warning and skipped."""
+    global _plugins_state
+    if _plugins_state == "loaded":
+        return
+    with _plugins_lock:
+        if _plugins_state:
+            return
+        _plugins_state = "loading"
+        found: list[tuple[str, Callable[[], Any]]] = [
+            (ep.value, ep.load) for ep in importlib.metadata.entry_points(group=PLUGIN_GROUP)]
+        for module in filter(None, (m.strip() for m in os.environ.get(PLUGIN_ENV, "").split(","))):
+            found.append((module, functools.partial(importlib.import_module, module)))
+        for name, load in found:
+            try:
+                loaded = load()
+                if isinstance(loaded, TaskSpec):
+                    register(loaded)
+            except Exception as e:  # noqa: BLE001 - a broken plug-in must not take the built-in tasks with it
+                logger.warning("verifiers: task plug-in %s failed to load (%s: %s); its tasks are unavailable",
+                               name, type(e).__name__, e)
+        _plugins_state = "loaded"
 
 
 def register(spec: TaskSpec) -> TaskSpec:
@@ -157,12 +197,14 @@ def register(spec: TaskSpec) -> TaskSpec:
 
 
 def names() -> tuple[str, ...]:
-    """Registered task names, in registration order."""
+    """Registered task names, in registration order (built-in tasks, then plug-ins)."""
+    _load_plugins()
     return tuple(_REGISTRY)
 
 
 def get(name: str, error: type[VerifiersError] = ConfigError, what: str = "task") -> TaskSpec:
     """The task called ``name``; otherwise ``error`` saying ``unknown {what}`` and listing the known names."""
+    _load_plugins()
     return _REGISTRY[one_of(name, _REGISTRY, what, error)]
 
 
@@ -172,6 +214,7 @@ def for_data_source(source: str) -> TaskSpec | None:
     An exact alias wins; otherwise a source containing a task name (``my-mbpp-plus``) means that task,
     the longest name first (``math500`` before ``math``).
     """
+    _load_plugins()
     if source in _REGISTRY:
         return _REGISTRY[source]
     for spec in _REGISTRY.values():

@@ -384,8 +384,12 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
             raise ConfigError(f"extra override {extra!r} is not KEY=VALUE (Hydra syntax)")
     check_overrides(extra_overrides)
     warnings += [f"{var} is set but ignored: {why}" for var, why in IGNORED_ENV.items() if var in env_values]
-    return RunPlan(o, origin, run_dir, data_dir, bool(missing), build_overrides(o, data_dir, run_dir),
-                   list(extra_overrides), warnings, env_values)
+    overrides = build_overrides(o, data_dir, run_dir)
+    plugins = (os.environ if env is None else env).get(tasks.PLUGIN_ENV)
+    if plugins:  # the reward workers import the same task plug-ins, on whichever node they run
+        overrides.append(f"+ray_kwargs.ray_init.runtime_env.env_vars.{tasks.PLUGIN_ENV}={hydra_value(plugins)}")
+    return RunPlan(o, origin, run_dir, data_dir, bool(missing), overrides, list(extra_overrides), warnings,
+                   env_values)
 
 
 @lru_cache(maxsize=1)

@@ -264,3 +264,10 @@ def test_run_config_file_holds_a_run_and_flags_override_it(tmp_path: Path, tiny_
         resolve({"config": str(tmp_path / "bad.json")}, env={})
     with pytest.raises(ConfigError, match="no such run config file"):
         resolve({"config": str(tmp_path / "missing.json")}, env={})
+
+
+def test_task_plugin_modules_reach_the_ray_workers(tiny_model_dir: Path, tmp_path: Path) -> None:
+    values = {"model": str(tiny_model_dir), "dataset": "gsm8k", "out": str(tmp_path / "run")}
+    overrides = plan(values, env={"VERIFIERS_TASKS": "my_tasks"}).overrides
+    assert "+ray_kwargs.ray_init.runtime_env.env_vars.VERIFIERS_TASKS=my_tasks" in overrides
+    assert not any("VERIFIERS_TASKS" in o for o in plan(values, env={}).overrides)
