@@ -265,8 +265,6 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         return done(False, "no_answer", None, f"{found.marker} answer is empty")
     if refusal:
         return done(False, "incorrect", answer, refusal)
-    if answer == gold_key and note < 0:
-        return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
     try:
         verdict = compare_answers(gold_answer, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic,
                                   graded=True)

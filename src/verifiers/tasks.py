@@ -188,10 +188,25 @@ def _load_plugins() -> None:
         _plugins_state = "loaded"
 
 
-def register(spec: TaskSpec) -> TaskSpec:
-    """Add (or replace) a task; every consumer sees it from then on. Returns ``spec``."""
+def register(spec: TaskSpec, *, replace: bool = False) -> TaskSpec:
+    """Add a task; every consumer sees it from then on. Returns ``spec``.
+
+    Registering the same spec again changes nothing. Another task of that name, or a ``data_source`` another
+    task already claims, is refused (`ConfigError`) unless ``replace`` is set: a plug-in must not take over a
+    built-in task or another plug-in's by accident.
+    """
     if not spec.name or not spec.data_sources:
         raise ConfigError(f"a task needs a name and at least one data_source, got {spec.name!r}")
+    old = _REGISTRY.get(spec.name)
+    if old == spec:
+        return spec
+    claimed = {s.lower(): t.name for t in _REGISTRY.values() if t.name != spec.name for s in (t.name, *t.data_sources)}
+    clash = [f"data_source {s!r} is task {claimed[s.lower()]!r}'s" for s in (spec.name, *spec.data_sources)
+             if s.lower() in claimed]
+    if old is not None:
+        clash.insert(0, f"task {spec.name!r} is already registered")
+    if clash and not replace:
+        raise ConfigError(f"cannot register task {spec.name!r}: {'; '.join(clash)} (pass replace=True to replace it)")
     _REGISTRY[spec.name] = spec
     return spec
 
@@ -211,19 +226,15 @@ def get(name: str, error: type[VerifiersError] = ConfigError, what: str = "task"
 def for_data_source(source: str) -> TaskSpec | None:
     """The task a verl ``data_source`` (or a task name) means, or ``None``.
 
-    An exact alias wins; otherwise a source containing a task name (``my-mbpp-plus``) means that task,
-    the longest name first (``math500`` before ``math``).
+    Names match exactly, ignoring case. A source that only contains a task name (``me/gsm8k-hard``,
+    ``me/mathvista-mc``) means nothing: guessing would score a task whose plug-in failed to load with another
+    task's scorer, silently.
     """
     _load_plugins()
-    if source in _REGISTRY:
-        return _REGISTRY[source]
-    for spec in _REGISTRY.values():
-        if source in spec.data_sources:
-            return spec
     low = source.lower()
-    for name in sorted(_REGISTRY, key=len, reverse=True):
-        if name in low:
-            return _REGISTRY[name]
+    for spec in _REGISTRY.values():
+        if low == spec.name.lower() or low in (s.lower() for s in spec.data_sources):
+            return spec
     return None
 
 

@@ -961,6 +961,10 @@ def test_division_by_zero_equals_nothing(gold_q: Fraction, numerator: int, data:
     check(boxed(undefined, ""), gold, False, "division by zero", ("incorrect", "no_answer"))
     assert not math.equivalent(undefined, gold), f"equivalent({undefined!r}, {gold!r}) is True"
     assert not math.equivalent(gold, undefined), f"equivalent({gold!r}, {undefined!r}) is True"
+    # nothing, not even itself, alone or inside a tuple or set
+    same = data.draw(st.sampled_from([undefined, f"({numerator}, {undefined})", f"\\{{{undefined}, 2\\}}"]))
+    check(boxed(same, ""), same, False, "undefined value against itself", ("incorrect", "no_answer"))
+    assert not math.equivalent(same, same), f"equivalent({same!r}, itself) is True"
 
 
 @st.composite

@@ -84,3 +84,15 @@ def test_a_broken_plugin_is_one_warning_and_the_built_in_tasks_still_work(site: 
     assert out.returncode == 2 and "invalid choice: 'nope'" in out.stderr.splitlines()[-1]
     assert "'mine'" in out.stderr.splitlines()[-1]  # the installed plug-in's task is still offered
 
+
+
+def test_a_plugin_cannot_take_over_a_built_in_task(site: Path) -> None:
+    (site / "greedy_tasks.py").write_text("from verifiers import tasks\n"
+                                          "tasks.register(tasks.TaskSpec('gsm8k', tasks.get('math').scorer, "
+                                          "('openai/gsm8k',), tasks.math_row))\n")
+    out = _run(site, "-c", "from verifiers import tasks; print(tasks.get('gsm8k').scorer().__name__)",
+               tasks_env="greedy_tasks")
+    assert out.stdout.split() == ["verifiers.gsm8k"], out.stderr  # the built-in task is still the one used
+    assert out.stderr.splitlines() == [("verifiers: task plug-in greedy_tasks failed to load (ConfigError: cannot "
+                                        "register task 'gsm8k': task 'gsm8k' is already registered (pass replace=True "
+                                        "to replace it)); its tasks are unavailable")]

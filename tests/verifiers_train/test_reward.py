@@ -107,8 +107,13 @@ def test_bad_reward_kwargs_fail_fast_at_check_but_never_in_compute() -> None:
 
 def test_task_for_names() -> None:
     assert task_for("openai/gsm8k") == "gsm8k" and task_for("arith") == "gsm8k"
-    assert task_for("lighteval/MATH") == "math" and task_for("my-mbpp-plus") == "mbpp"
-    assert task_for("codecontests") is None
+    assert task_for("lighteval/MATH") == "math" and task_for("OpenAI/GSM8K") == "gsm8k"  # case does not matter
+    # a name inside another source means nothing: a plug-in task that failed to load must not get a built-in's
+    # scorer (me/gsm8k-hard), nor an unrelated dataset one whose name contains a task (me/mathvista-mc)
+    for source in ("codecontests", "my-mbpp-plus", "me/gsm8k-hard", "me/mathvista-mc"):
+        assert task_for(source) is None
+        r = compute_score(source, "The answer is (B). #### 18", "18")
+        assert r["error"] == 1.0 and r["score"] == 0.0
 
 
 def test_thread_safe_like_verls_executor() -> None:

@@ -75,10 +75,10 @@ def compare(gold: str, answer: str, *, rel_tol: float, deadline: float, symbolic
     ``graded``: ``gold`` is the reference and ``answer`` a response (a response's ``1,22`` may be a decimal
     comma; a gold's ``1,3`` stays a list). Without it the comparison is symmetric.
     """
-    if gold == answer:
-        return "equal"
     ev.reset_budget()
     g, a = parse_answer(gold), parse_answer(answer)
+    if gold == answer:
+        return "different" if g is not None and _undefined(g) else "equal"
     if g is None or a is None:
         return "different"
     return compare_answers(g, a, rel_tol=rel_tol, deadline=deadline, symbolic=symbolic, graded=graded)
@@ -104,8 +104,8 @@ def _single(x: Answer) -> Answer:
 
 def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
     g, a = _single(g), _single(a)
-    if g == a:
-        return True
+    if g == a:  # the same answer, unless a part of it has no value: \frac{3}{0} equals nothing, itself included
+        return not _undefined(g)
     if isinstance(g, Eq) or isinstance(a, Eq):
         return _equal_eq(g, a, c)
     for x, y in ((g, a), (a, g)):
@@ -665,6 +665,15 @@ def _constant(t: Node) -> ev.Value | object | None:
         return None
     except (ev.TooLarge, ev.Inexact):
         return _HUGE
+
+
+def _undefined(x: object) -> bool:
+    """Whether an answer holds a constant with no value (``\\frac{3}{0}``, ``0/0``), however deep."""
+    if isinstance(x, Expr):
+        return x.tree is not None and not free_symbols(x.tree) and _constant(x.tree) is None
+    if isinstance(x, tuple):
+        return any(_undefined(v) for v in x)
+    return hasattr(x, "__dataclass_fields__") and any(_undefined(getattr(x, f)) for f in x.__dataclass_fields__)
 
 
 def _long_decimal(t: Node, rel_tol: float) -> bool:

@@ -3,6 +3,8 @@ works in ``verifiers score``, ``verifiers-train prepare``, ``verifiers-eval chec
 
 from __future__ import annotations
 
+import dataclasses
+
 import argparse
 import json
 from pathlib import Path
@@ -50,7 +52,21 @@ def test_unknown_names() -> None:
         tasks.get("nope")
     assert tasks.for_data_source("codecontests") is None
     assert tasks.for_data_source("HuggingFaceH4/MATH-500").name == "math500"
-    assert tasks.for_data_source("my-mbpp-plus").name == "mbpp"
+    assert tasks.for_data_source("my-mbpp-plus") is None  # only exact names (ignoring case) mean a task
+
+
+def test_register_refuses_to_take_over_a_task_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tasks, "_REGISTRY", dict(tasks._REGISTRY))
+    gsm8k, mine = tasks.get("gsm8k"), tasks.TaskSpec("mine", tasks.get("math").scorer, ("me/mine",), tasks.math_row)
+    assert tasks.register(mine) is mine and tasks.register(mine) is mine  # the same spec again: nothing changes
+    for clash, why in ((dataclasses.replace(gsm8k, scorer=mine.scorer), "task 'gsm8k' is already registered"),
+                       (dataclasses.replace(mine, name="mine2"), "data_source 'me/mine' is task 'mine'"),
+                       (dataclasses.replace(mine, name="other", data_sources=("OPENAI/gsm8k",)), "is task 'gsm8k'")):
+        with pytest.raises(ConfigError, match=why):
+            tasks.register(clash)
+    assert tasks.get("gsm8k") is gsm8k and tasks.for_data_source("openai/gsm8k") is gsm8k
+    replaced = tasks.register(dataclasses.replace(gsm8k, template="boxed"), replace=True)
+    assert tasks.get("gsm8k") is replaced
 
 
 @pytest.fixture
