@@ -3,9 +3,8 @@ works in ``verifiers score``, ``verifiers-train prepare``, ``verifiers-eval chec
 
 from __future__ import annotations
 
-import dataclasses
-
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
