@@ -98,7 +98,15 @@ def _cmd_prepare(a: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- run
 def _add_run(sub: Any) -> None:
-    from verifiers_train.options import TRAINERS, RunOptions, base_type, env_names, option_help
+    from verifiers_train.options import (
+        RENAMED,
+        TRAINERS,
+        RunOptions,
+        base_type,
+        env_names,
+        option_help,
+        option_name,
+    )
     from verifiers_train.presets import describe_presets
 
     p = sub.add_parser(
@@ -113,10 +121,8 @@ def _add_run(sub: Any) -> None:
         epilog="example: verifiers-train run --algo grpo --task arith --model ./tiny-model --preset tiny "
                "--dry-run -- trainer.total_training_steps=5")
     for f in fields(RunOptions):
-        flags = ["--" + f.name.replace("_", "-")]
-        if f.name == "dataset":
-            flags = ["--task"]
-        elif f.name == "out":
+        flags = ["--" + option_name(f.name).replace("_", "-")]
+        if f.name == "out":
             flags = ["-o", "--out"]
         default = f"; default {f.default}" if f.default is not None and "default" not in option_help(f.name) else ""
         help_text = f"{option_help(f.name)}{default} [{', '.join(env_names(f.name))}]".replace("%", "%%")
@@ -128,8 +134,8 @@ def _add_run(sub: Any) -> None:
         else:
             p.add_argument(*flags, dest=f.name, type=str, default=None, help=help_text,
                            metavar=typ.__name__.upper())
-        if f.name == "dataset":
-            hidden_alias(p, "--dataset", "dataset", type=str)
+        if f.name in RENAMED:  # the field's name stays a hidden alias, so older commands still run
+            hidden_alias(p, "--" + f.name.replace("_", "-"), f.name, type=str)
     p.add_argument("--dry-run", action="store_true", help="print and save the command and config; run nothing")
     p.add_argument("--check-verl", action=argparse.BooleanOptionalAction, default=None,
                    help="compose the config with verl's Hydra and run its validate_config first "
@@ -156,6 +162,11 @@ def _cmd_run(a: argparse.Namespace) -> int:
     line = p.env_line()
     if line and a.dry_run:
         say(line)
+    if not same_run(p.run_dir, p):
+        # checked before anything is written: a refused run must leave the other run's folder as it was
+        fix = "pass another --out to save this dry run" if a.dry_run else (
+            "use a new --out (or --experiment) or delete that folder; same settings resume from its checkpoints")
+        raise ConfigError(f"{p.run_dir} holds a different run; {fix}")
     check = a.check_verl if a.check_verl is not None else a.dry_run
     if check:
         from omegaconf import OmegaConf
@@ -179,8 +190,6 @@ def _cmd_run(a: argparse.Namespace) -> int:
         (p.run_dir / "verl_config.yaml").write_text(OmegaConf.to_yaml(config), encoding="utf-8")
         say(f"verl accepted the config ({what}); saved {p.run_dir}/verl_config.yaml")
     if a.dry_run:
-        if not same_run(p.run_dir, p):
-            raise ConfigError(f"{p.run_dir} holds a different run; pass another --out to save this dry run")
         p.save()
         say(f"dry run: saved {p.run_dir}/command.sh and {p.run_dir}/run_config.json")
         if p.needs_prepare:

@@ -1,8 +1,10 @@
 """Run options for ``verifiers-train run``: one name per option across flag, keyword and env variable.
 
 ``batch_size`` is ``--batch-size`` on the command line, ``batch_size=`` in Python and
-``VERIFIERS_BATCH_SIZE`` in the environment. Every option has its ``VERIFIERS_``-prefixed variable;
-generic names like ``DATA``, ``OUT`` or ``EPOCHS`` are not read (they collide with users' shells and
+``VERIFIERS_BATCH_SIZE`` in the environment. An option whose flag is named differently from its field
+(`RENAMED`: ``dataset`` is ``--task``) takes the flag's name in the environment (``VERIFIERS_TASK``); the
+field's name (``VERIFIERS_DATASET``) is still read, after it. Every option has its ``VERIFIERS_``-prefixed
+variable; generic names like ``DATA``, ``OUT`` or ``EPOCHS`` are not read (they collide with users' shells and
 schedulers). The only bare names read are the ones users of the seed scripts configure runs with
 (`BARE_ENV`): the GRAIL names (``DATASET``, ``MODEL``, ``BATCH_SIZE``, ``LR``, ``TOTAL_STEPS``,
 ``ROLLOUTS``, ``CLIP_LOW``, ``CLIP_HIGH``, ``TEMPERATURE``, ``TOP_P``, ``TOP_K``, ``WARMUP_STEPS``;
@@ -32,12 +34,14 @@ __all__ = [
     "BARE_ENV",
     "ENV_PREFIX",
     "IGNORED_ENV",
+    "RENAMED",
     "TRAINERS",
     "RunOptions",
     "env_name",
     "env_names",
     "environment",
     "option_help",
+    "option_name",
     "read_config_file",
     "resolve",
 ]
@@ -53,6 +57,8 @@ BARE_ENV: dict[str, tuple[str, ...]] = {
     "clip_high": ("CLIP_HIGH",), "temperature": ("TEMPERATURE",), "top_p": ("TOP_P",), "top_k": ("TOP_K",),
     "gpu_memory_utilization": ("ROLLOUT_GPU_MEM_UTIL",),
 }
+# Options whose user-facing name (flag and environment variable) differs from the field's: field -> name.
+RENAMED: dict[str, str] = {"dataset": "task"}
 # GRAIL names with no verl counterpart: announced as ignored rather than silently dropped.
 IGNORED_ENV: dict[str, str] = {
     "GRAD_ACCUM": "verl accumulates mini_batch_size x rollouts / (micro_batch_size x GPUs) micro-batches; set "
@@ -156,14 +162,21 @@ _FIELDS = {f.name: f for f in dataclasses.fields(RunOptions)}
 _TYPES = get_type_hints(RunOptions)
 
 
+def option_name(option: str) -> str:
+    """The option's user-facing name, its flag's without the dashes (``task`` for the field ``dataset``)."""
+    return RENAMED.get(option, option)
+
+
 def env_name(option: str) -> str:
-    """The environment variable for an option: ``VERIFIERS_`` + its name upper-cased (``VERIFIERS_TOP_P``)."""
-    return ENV_PREFIX + option.upper()
+    """The environment variable for an option: ``VERIFIERS_`` + its name upper-cased (``VERIFIERS_TOP_P``,
+    ``VERIFIERS_TASK`` for ``dataset``)."""
+    return ENV_PREFIX + option_name(option).upper()
 
 
 def env_names(option: str) -> tuple[str, ...]:
-    """Every environment variable read for an option, the winning one first."""
-    return (env_name(option), *BARE_ENV.get(option, ()))
+    """Every environment variable read for an option, the winning one first (a renamed field's old name next)."""
+    old = (ENV_PREFIX + option.upper(),) if option in RENAMED else ()
+    return (env_name(option), *old, *BARE_ENV.get(option, ()))
 
 
 def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -211,7 +224,7 @@ def parse_value(option: str, raw: Any) -> Any:
             return float(text)
         return text
     except ValueError:
-        raise ConfigError(f"{option} ({' / '.join(env_names(option))} / --{option.replace('_', '-')}) expects "
+        raise ConfigError(f"{option} ({' / '.join(env_names(option))} / --{option_name(option).replace('_', '-')}) expects "
                           f"{typ.__name__}, got {raw!r}") from None
 
 

@@ -171,10 +171,7 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
         if overlap:
             say(f"train: removed {overlap} problems whose question also appears in test")
 
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    files: dict[str, Path] = {}
-    rows_written: dict[str, int] = {}
+    built: dict[str, list[dict[str, Any]]] = {}
     overlong: dict[str, int] = {}
     for name, problems in loaded.items():
         rows = []
@@ -190,12 +187,20 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
                     continue
                 rows.append(to_row(problem, dataset, name, index, messages, source_name))
         if not rows:
-            raise DataError(f"every {name} prompt is longer than max_prompt_length={max_prompt_length} "
-                            f"({measure_label}); raise --max-prompt-length")
+            raise DataError(_empty_split(name, overlap if name == "train" else 0, dropped, max_prompt_length,
+                                         measure_label))
+        built[name], overlong[name] = rows, dropped
+
+    # every split is checked before the first file is written: a refused prepare leaves ``out`` as it was
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Path] = {}
+    rows_written: dict[str, int] = {}
+    for name, rows in built.items():
         path = out_dir / f"{name}.parquet"
         _write_parquet(rows, path)
-        files[name], rows_written[name], overlong[name] = path, len(rows), dropped
-        say(f"{name}: wrote {len(rows)} rows to {path}; dropped {dropped} prompts longer than "
+        files[name], rows_written[name] = path, len(rows)
+        say(f"{name}: wrote {len(rows)} rows to {path}; dropped {overlong[name]} prompts longer than "
             f"{max_prompt_length} tokens ({measure_label})")
 
     meta = {"dataset": dataset, "data_source": source_name, "template": template,
@@ -205,6 +210,21 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
             "limit": limit}
     (out_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return PrepareResult(files, rows_written, overlong, overlap, measure_label, meta)
+
+
+def _empty_split(name: str, overlap: int, overlong: int, max_prompt_length: int, measure_label: str) -> str:
+    """Why split ``name`` has no rows left (train/test overlap, prompt length, or both) and how to fix it."""
+    causes, fixes = [], []
+    if overlap:
+        causes.append(f"{overlap} problem(s) removed because their question also appears in test")
+        fixes.append("give train a source that differs from the test one (--data / --test-data / --splits)")
+    if overlong:
+        causes.append(f"{overlong} prompt(s) longer than max_prompt_length={max_prompt_length} ({measure_label})")
+        fixes.append("raise --max-prompt-length")
+    if not causes:  # an empty source is refused when loaded; this covers other callers
+        causes.append("its source has no problems")
+        fixes.append("check --data and --splits")
+    return f"the {name} split is empty: {' and '.join(causes)}; {', or '.join(fixes)}"
 
 
 def read_meta(data_dir: str | os.PathLike[str]) -> dict[str, Any] | None:

@@ -368,13 +368,13 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
     missing = [f for f in ("train.parquet", "test.parquet") if not (data_dir / f).is_file()]
     if missing and o.data:
         raise DataError(f"--data {o.data} lacks {', '.join(missing)}; make it with "
-                        f"`verifiers-train prepare --dataset {o.dataset} --out {o.data}`, or omit --data to "
+                        f"`verifiers-train prepare --task {o.dataset} --out {o.data}`, or omit --data to "
                         "prepare into the run directory")
     if not missing:
         meta = read_meta(data_dir)
         if meta and meta.get("dataset") not in (None, o.dataset):
-            raise DataError(f"{data_dir} was prepared for dataset {meta['dataset']!r}, not {o.dataset!r}; "
-                            "pass the matching --dataset or another --data")
+            raise DataError(f"{data_dir} was prepared for task {meta['dataset']!r}, not {o.dataset!r}; "
+                            "pass the matching --task or another --data")
         if meta and int(meta.get("max_prompt_length", 0)) > o.max_prompt_length:
             warnings.append(f"data was filtered at {meta['max_prompt_length']} prompt tokens but the run allows "
                             f"{o.max_prompt_length}; verl drops the longer prompts")

@@ -83,6 +83,28 @@ def test_every_prompt_too_long_is_a_data_error(tmp_path: Path) -> None:
         prepare("arith", tmp_path, limit=5, max_prompt_length=3, echo=None)
 
 
+def test_an_empty_split_names_its_real_cause(tmp_path: Path, data_dir: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    lines = (data_dir / "gsm8k" / "test.jsonl").read_text(encoding="utf-8").splitlines()
+    test, train = tmp_path / "test.jsonl", tmp_path / "train.jsonl"
+    test.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+    # train is the test data: the overlap removal empties it, no prompt is too long
+    train.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["prepare", "--task", "gsm8k", "--data", str(train), "--test-data", str(test),
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("verifiers-train prepare: error: the train split is empty: ")
+    assert "3 problem(s) removed because their question also appears in test" in err[0]
+    assert "--test-data" in err[0] and "max-prompt-length" not in err[0]
+    assert not out.exists() or not any(out.iterdir())  # nothing written, test.parquet neither
+    # both causes: one problem overlaps, the other two are too long
+    train.write_text("\n".join(lines[2:5]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"1 problem\(s\) removed .* and 2 prompt\(s\) longer than "
+                                        r"max_prompt_length=10 .*--test-data.*, or raise --max-prompt-length"):
+        prepare("gsm8k", out, source=str(train), test_source=str(test), max_prompt_length=10, echo=None)
+
+
 @pytest.mark.parametrize(("kwargs", "error", "match"), [
     ({"dataset": "gsm9k"}, DataError, "unknown dataset 'gsm9k'"),
     ({"dataset": "gsm8k", "source": "/nonexistent/train.jsonl"}, DataError, "no such file"),

@@ -114,6 +114,26 @@ def test_cli_dry_run_prints_saves_and_checks_with_verl(tmp_path: Path, tiny_mode
     assert not (out / "data").exists()  # a dry run prepares nothing
 
 
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_a_refused_run_writes_nothing_into_a_folder_holding_another_run(
+        tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str], dry_run: bool) -> None:
+    out = tmp_path / "r"
+    assert main(["run", "--preset", "grpo-baseline", "--task", "arith", "--model", str(tiny_model_dir),
+                 "--out", str(out), "--dry-run"]) == 0
+    before = {f.name: f.read_bytes() for f in out.iterdir() if f.is_file()}
+    assert "verl_config.yaml" in before
+    capsys.readouterr()
+    # another run into the same folder, checked by verl first (a dry run, or a launch with --check-verl)
+    second = ["run", "--preset", "ppo-0.5b", "--task", "arith", "--model", str(tiny_model_dir), "--out", str(out),
+              "--dry-run" if dry_run else "--check-verl", "--no-preflight"]
+    assert main(second) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("verifiers-train run: error: ")
+    assert "holds a different run" in lines[0] and "saved" not in captured.out + captured.err
+    assert {f.name: f.read_bytes() for f in out.iterdir() if f.is_file()} == before
+
+
 def test_extra_override_verl_does_not_know_is_rejected(tmp_path: Path, tiny_model_dir: Path) -> None:
     with pytest.raises(ConfigError, match="no config key 'trainer.no_such_key'"):
         plan(_base(tmp_path, tiny_model_dir), extra_overrides=["trainer.no_such_key=1"], env={})

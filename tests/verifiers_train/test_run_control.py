@@ -16,7 +16,7 @@ import verifiers_train.reward as reward_module
 import verifiers_train.run as run_module
 from verifiers.errors import ConfigError, DataError
 from verifiers_train.cli import main
-from verifiers_train.options import environment, resolve
+from verifiers_train.options import env_names, environment, resolve
 from verifiers_train.prepare import prepare
 from verifiers_train.run import RunPlan, launch, plan, preflight
 from verifiers_train.verl_check import compose
@@ -71,6 +71,41 @@ def test_the_dry_run_announces_environment_values(tmp_path: Path, tiny_model_dir
                  "--dry-run", "--no-check-verl"]) == 0
     assert "from the environment: LR=2e-5 -> lr" in capsys.readouterr().out
     assert not (tmp_path / "not-this").exists()
+
+
+def test_the_task_is_read_from_verifiers_task_and_from_its_old_name(tmp_path: Path, tiny_model_dir: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # the flag is --task, so its variable is VERIFIERS_TASK; VERIFIERS_DATASET (the field's name) still works
+    o, origin = resolve({}, env={"VERIFIERS_TASK": "math"})
+    assert o.dataset == "math" and origin["dataset"] == "env VERIFIERS_TASK"
+    o, origin = resolve({}, env={"VERIFIERS_DATASET": "mbpp", "DATASET": "math"})
+    assert o.dataset == "mbpp" and origin["dataset"] == "env VERIFIERS_DATASET"
+    o, origin = resolve({}, env={"VERIFIERS_TASK": "math", "VERIFIERS_DATASET": "mbpp"})
+    assert o.dataset == "math" and origin["dataset"] == "env VERIFIERS_TASK"  # the new name wins
+    assert env_names("dataset") == ("VERIFIERS_TASK", "VERIFIERS_DATASET", "DATASET")
+    assert environment({"VERIFIERS_TASK": "math", "VERIFIERS_DATASET": "mbpp"}) == {
+        "VERIFIERS_TASK": "math", "VERIFIERS_DATASET": "mbpp"}
+    monkeypatch.setenv("VERIFIERS_TASK", "math")
+    out = tmp_path / "dry"
+    assert main(["run", "--model", str(tiny_model_dir), "--preset", "tiny", "--out", str(out), "--dry-run",
+                 "--no-check-verl"]) == 0
+    assert "from the environment: VERIFIERS_TASK=math -> dataset" in capsys.readouterr().out
+    saved = json.loads((out / "run_config.json").read_text())
+    assert saved["options"]["dataset"] == "math" and saved["origin"]["dataset"] == "env VERIFIERS_TASK"
+    assert saved["environment"] == {"VERIFIERS_TASK": "math"}
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "[VERIFIERS_TASK, VERIFIERS_DATASET, DATASET]" in " ".join(capsys.readouterr().out.split())
+
+
+def test_user_facing_suggestions_name_the_task_flag(tmp_path: Path, tiny_model_dir: Path) -> None:
+    with pytest.raises(DataError, match=r"verifiers-train prepare --task arith --out "):
+        plan(_base(tmp_path, tiny_model_dir, data=str(tmp_path / "nodata")), env={})
+    data = tmp_path / "data"
+    prepare("arith", data, limit=5, echo=None)
+    with pytest.raises(DataError, match=r"prepared for task 'arith', not 'gsm8k'; pass the matching --task "):
+        plan(_base(tmp_path, tiny_model_dir, dataset="gsm8k", data=str(data)), env={})
 
 
 # ------------------------------------------------------------------ trainer, Hydra output

@@ -37,6 +37,11 @@ from verifiers.cli_common import (
 from verifiers.errors import ConfigError
 from verifiers_train.console import print_table
 
+# ``checkpoint``'s flags that only the vllm backend reads, with their defaults: set to anything else with
+# another backend they would be dropped silently, so they are refused instead.
+_VLLM_ONLY: dict[str, Any] = {"tensor_parallel_size": None, "gpu_memory_utilization": 0.85, "max_model_len": None,
+                              "enforce_eager": False, "batch_invariant": False}
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (flags mirror `EvalConfig` fields: ``--max-tokens`` is ``max_tokens``)."""
@@ -76,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     hidden_alias(ck, "--score-workers", "workers", type=int)
     ck.add_argument("--merge-dir", help="where to merge a verl checkpoint (default under $VERIFIERS_CACHE)")
     ck.add_argument("--tensor-parallel-size", type=int, help="vllm: GPUs to shard over (default: all visible)")
-    ck.add_argument("--gpu-memory-utilization", type=float, default=0.85, help="vllm: share of GPU memory")
+    ck.add_argument("--gpu-memory-utilization", type=float, default=_VLLM_ONLY["gpu_memory_utilization"],
+                    help="vllm: share of GPU memory")
     ck.add_argument("--max-model-len", type=int, help="vllm: context length cap")
     ck.add_argument("--enforce-eager", action="store_true", help="vllm: no CUDA graphs (faster start)")
     ck.add_argument("--batch-invariant", action="store_true",
@@ -148,7 +154,12 @@ def _config(args: argparse.Namespace) -> Any:
     """The `EvalConfig` of ``checkpoint``'s flags: each field's flag of the same name, but for these."""
     from verifiers_train.evaluation._run import EvalConfig
 
-    vllm = ("tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "enforce_eager", "batch_invariant")
+    if args.backend != "vllm":
+        for name, default in _VLLM_ONLY.items():
+            if getattr(args, name) != default:
+                raise ConfigError(f"--{name.replace('_', '-')} is a vllm setting and --backend {args.backend} "
+                                  "ignores it; pass --backend vllm, or drop the flag")
+    vllm = tuple(_VLLM_ONLY)
     other = {"dataset": args.task, "score_workers": args.workers, "report": not args.no_report,
              "progress": not args.quiet,
              "backend_options": {k: getattr(args, k) for k in vllm} if args.backend == "vllm" else {}}

@@ -273,3 +273,28 @@ def test_batch_invariant_flag_reaches_the_engine_environment(fake_vllm: list[Fak
     assert os.environ["VLLM_BATCH_INVARIANT"] == "1"  # set before the engine starts (its workers inherit it)
     saved = json.loads((tmp_path / "run" / "config.json").read_text())
     assert saved["backend_options"]["batch_invariant"] is True  # recorded with the run
+
+
+@pytest.mark.parametrize("flag", [["--batch-invariant"], ["--enforce-eager"], ["--tensor-parallel-size", "2"],
+                                  ["--gpu-memory-utilization", "0.5"], ["--max-model-len", "4096"]])
+@pytest.mark.parametrize("backend", [[], ["--backend", "hf"]])  # hf is the default
+def test_vllm_only_flags_are_refused_with_another_backend(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          flag: list[str], backend: list[str]) -> None:
+    from verifiers_train.evaluation.cli import main
+
+    out = tmp_path / "run"
+    assert main(["checkpoint", str(tmp_path / "no-model"), "--task", "arith", *backend, *flag,
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"verifiers-eval checkpoint: error: {flag[0]} is a vllm setting")
+    assert "--backend vllm" in err[0] and not out.exists()
+
+
+def test_hf_keeps_data_parallel_and_default_valued_vllm_flags(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from verifiers_train.evaluation.cli import main
+
+    # the vllm flags at their defaults pass the check; the error met next is --data-parallel's own range check
+    assert main(["checkpoint", str(tmp_path / "no-model"), "--task", "arith", "--backend", "hf",
+                 "--gpu-memory-utilization", "0.85", "--data-parallel", "0", "--out", str(tmp_path / "r")]) == 2
+    assert "--data-parallel must be at least 1, got 0" in capsys.readouterr().err
