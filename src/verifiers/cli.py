@@ -26,10 +26,12 @@ from typing import IO, Any
 
 from verifiers import tasks
 from verifiers.cli_common import (
+    CliParser,
     DefaultsFormatter,
     add_common,
     add_json,
     add_task,
+    bounded,
     dataset_hub_name,
     emit_json,
     ensure_hub,
@@ -173,10 +175,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.task == "math" and args.data and "500" in Path(args.data).name:
         dataset = "math500"
     spec = tasks.get(dataset)
+    scorer, config = _config(args.task, args)  # bad scorer settings fail before the dataset is read
     ensure_hub(dataset_hub_name(dataset, args.data), "dataset",
                "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     problems = load_problems(dataset, args.data, split=args.split, limit=args.limit)
-    scorer, config = _config(args.task, args)
+    if not problems:
+        raise DataError(f"no {dataset} problems in {args.data or 'the ' + args.split + ' split'}; nothing to validate")
     start = time.monotonic()
     scores = list(_score_all(scorer, config, [p.solution for p in problems], [spec.reference.of(p) for p in problems],
                              args.workers, "validating"))
@@ -219,7 +223,9 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
                    help="seconds per symbolic check, or per program for mbpp (Config.timeout)")
     p.add_argument("--rel-tol", type=float, default=None, help="Config.rel_tol (gsm8k/math)")
     p.add_argument("--max-chars", type=int, default=None, help="Config.max_chars")
-    p.add_argument("--workers", type=int, default=None,
+    # --timeout, --rel-tol and --max-chars are checked by the scorer's Config, before any input is read;
+    # --workers is checked here, as score_batch would refuse it only after the output was opened.
+    p.add_argument("--workers", type=bounded(int, at_least=1), default=None,
                    help="score_batch parallelism: 1 = this thread only; N = at most N MATH threads or GSM8K "
                         "processes (GSM8K uses processes only when an item costs over 300 us); default: MATH "
                         "adds threads while the CAS is the bottleneck and CPUs are free; mbpp uses the "
@@ -229,7 +235,7 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for docs and tests)."""
-    parser = argparse.ArgumentParser(prog="verifiers", description=__doc__.split("\n")[0])
+    parser = CliParser(prog="verifiers", description=__doc__.split("\n")[0])
     add_common(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("score", help="rescore a JSONL of {response, gold} rows", formatter_class=DefaultsFormatter,
@@ -253,11 +259,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--data", default=None,
                    help="dataset file or folder (default: VERIFIERS_DATA_DIR, else the hub)")
     v.add_argument("--split", default="test", help="split to load when --data is a folder or hub name")
-    v.add_argument("--limit", type=int, default=None, help="only the first N problems")
-    v.add_argument("--min-rate", type=float, default=None,
+    v.add_argument("--limit", type=bounded(int, at_least=1), default=None, help="only the first N problems")
+    v.add_argument("--min-rate", type=bounded(float, at_least=0.0, at_most=1.0), default=None,
                    help="fail below this self-verify rate (default: the task's min_self_verify, 1.0 for gsm8k, "
                         "0.995 for math)")
-    v.add_argument("--show", type=int, default=30, help="failures to print")
+    v.add_argument("--show", type=bounded(int, at_least=0), default=30, help="failures to print")
     v.add_argument("-o", "--out", default=None, help="write every failure to this JSONL")
     hidden_alias(v, "--output", "out")
     _add_scoring_options(v)

@@ -8,7 +8,7 @@
 - a hub name is checked before use: an unreachable hub fails in seconds with one line, not after a
   minute of retries (``HF_HUB_OFFLINE=1`` is left to the libraries, which then read only their cache).
 
-``tests/verifiers/test_cli_conventions.py`` walks every subcommand of the three tools to keep them so.
+``tests/test_cli_conventions.py`` walks every subcommand of the three tools to keep them so.
 """
 
 from __future__ import annotations
@@ -21,19 +21,70 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 from verifiers.errors import DataError, VerifiersError
 
-__all__ = ["DefaultsFormatter", "add_common", "add_json", "add_task", "dataset_hub_name", "emit_json",
-           "ensure_hub", "hidden_alias", "hub_unreachable", "is_hub_name", "run_command", "version_string"]
+__all__ = ["CliParser", "DefaultsFormatter", "add_common", "add_json", "add_task", "bounded", "dataset_hub_name",
+           "emit_json", "ensure_hub", "hidden_alias", "hub_unreachable", "is_hub_name", "one_line", "run_command",
+           "version_string"]
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 HUB_PROBE_SECONDS = 3.0
 _HUB_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _TRUE = ("1", "true", "yes", "on")
+# An error line longer than this is cut in the middle: its start says what failed, its end often the fix.
+MAX_ERROR_CHARS = 600
+_Number = TypeVar("_Number", int, float)
+
+
+def one_line(message: str, limit: int | None = MAX_ERROR_CHARS) -> str:
+    """``message`` as one line: its lines stripped and joined with spaces, cut in the middle past ``limit``."""
+    text = " ".join(part.strip() for part in message.splitlines() if part.strip())
+    if limit is None or len(text) <= limit:
+        return text
+    cut = f" [... {len(text) - limit} characters cut ...] "
+    head, tail = (limit * 3) // 4, limit // 4
+    return text[:head].rstrip() + cut + text[len(text) - tail:].lstrip()
+
+
+class CliParser(argparse.ArgumentParser):
+    """An `argparse.ArgumentParser` whose errors are one line on stderr and exit 2, without the usage block.
+
+    ``PROG: error: MESSAGE (see PROG --help)``. `add_subparsers` makes subparsers of the parent's class, so
+    a tool built on this class gets it on every subcommand, registered anywhere.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line (not cut: it names the valid choices) and exit 2."""
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {one_line(message, None)} (see {self.prog} --help)\n")
+
+
+def bounded(kind: type[_Number], *, at_least: _Number | None = None,
+            at_most: _Number | None = None) -> Callable[[str], _Number]:
+    """An argparse ``type``: the text as ``kind``, refused with one line outside ``[at_least, at_most]`` (or NaN)."""
+    noun = "an integer" if kind is int else "a number"
+    if at_least is not None and at_most is not None:
+        noun += f" in [{at_least}, {at_most}]"
+    elif at_least is not None:
+        noun += f" >= {at_least}"
+    elif at_most is not None:
+        noun += f" <= {at_most}"
+
+    def parse(text: str) -> _Number:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {noun}, got {text!r}") from None
+        # written so that NaN, which compares false with everything, is refused too
+        if not ((at_least is None or value >= at_least) and (at_most is None or value <= at_most)):
+            raise argparse.ArgumentTypeError(f"must be {noun}, got {text}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
 
 
 class DefaultsFormatter(argparse.RawDescriptionHelpFormatter):
@@ -112,7 +163,8 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str], *,
             before(ns)
         return int(ns.func(ns))
     except (VerifiersError, OSError) as e:  # unreadable or unwritable paths are bad input too
-        print(f"{sub.prog}: error: {e}", file=sys.stderr)
+        # one line also when the message is a library's (transformers' are paragraphs)
+        print(f"{sub.prog}: error: {one_line(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         hint = resume_hint(ns) if resume_hint else None

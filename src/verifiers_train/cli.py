@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.cli_common import (
+    CliParser,
     DefaultsFormatter,
     add_common,
     add_json,
@@ -318,7 +319,7 @@ def _registrar(entry: Registrar | str) -> Registrar:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``verifiers-train`` parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(prog="verifiers-train", description=__doc__.splitlines()[0])
+    parser = CliParser(prog="verifiers-train", description=__doc__.splitlines()[0])
     add_common(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for entry in SUBCOMMANDS.values():

@@ -69,3 +69,38 @@ def test_validate_fails_below_min_rate(tmp_path: Path, capsys: pytest.CaptureFix
 def test_bad_preset_is_an_argparse_error() -> None:
     with pytest.raises(SystemExit):
         main(["score", "--task", "gsm8k", "x.jsonl", "--preset", "nope"])
+
+
+@pytest.mark.parametrize("flags", [["--limit", "-3"], ["--limit", "0"], ["--min-rate", "1.5"], ["--min-rate", "-0.1"],
+                                   ["--min-rate", "nan"], ["--show", "-1"], ["--workers", "0"]])
+def test_validate_refuses_out_of_range_numbers(flags: list[str], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    src = _write(tmp_path / "test.jsonl", [{"question": "q", "answer": "so 2\n#### 2"}])
+    with pytest.raises(SystemExit) as exit_info:
+        main(["validate", "--task", "gsm8k", "--data", str(src), *flags])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"verifiers validate: error: argument {flags[0]}: must be ") and err.count("\n") == 1, err
+
+
+def test_validate_of_no_problems_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "test.jsonl"
+    src.write_text("", encoding="utf-8")
+    assert main(["validate", "--task", "gsm8k", "--data", str(src)]) == 2
+    assert capsys.readouterr().err == f"verifiers validate: error: no gsm8k problems in {src}; nothing to validate\n"
+
+
+@pytest.mark.parametrize("flags", [["--workers", "0"], ["--timeout", "0"], ["--rel-tol", "-1"], ["--max-chars", "0"]])
+def test_score_refuses_bad_numbers_before_touching_the_output(flags: list[str], tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    src = _write(tmp_path / "r.jsonl", [{"response": "#### 2", "gold": "2"}])
+    dest = tmp_path / "out.jsonl"
+    dest.write_text("earlier results\n", encoding="utf-8")
+    try:
+        code = main(["score", "--task", "gsm8k", str(src), "-o", str(dest), *flags])
+    except SystemExit as e:  # refused by the parser
+        code = e.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("verifiers score: error: ") and err.count("\n") == 1, err
+    assert dest.read_text(encoding="utf-8") == "earlier results\n"

@@ -23,10 +23,12 @@ from typing import Any
 
 from verifiers.cli import rows_policy
 from verifiers.cli_common import (
+    CliParser,
     DefaultsFormatter,
     add_common,
     add_json,
     add_task,
+    bounded,
     dataset_hub_name,
     emit_json,
     ensure_hub,
@@ -42,6 +44,9 @@ from verifiers_train.console import print_table
 _VLLM_ONLY: dict[str, Any] = {"tensor_parallel_size": None, "gpu_memory_utilization": 0.85, "max_model_len": None,
                               "enforce_eager": False, "batch_invariant": False}
 
+# score_batch parallelism: 0 or less is refused when parsed, as in `verifiers score` (0 passed unnoticed)
+WORKERS = bounded(int, at_least=1)
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (flags mirror `EvalConfig` fields: ``--max-tokens`` is ``max_tokens``)."""
@@ -50,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     DATASETS = tasks.names()
 
-    ap = argparse.ArgumentParser(prog="verifiers-eval", description=__doc__.split("\n")[0])
+    ap = CliParser(prog="verifiers-eval", description=__doc__.split("\n")[0])
     add_common(ap)
     sub = ap.add_subparsers(dest="command", required=True)
 
@@ -77,8 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("-o", "--out", help="run folder (default eval_runs/<model>-<dataset>-n<N>-t<T>-s<S>)")
     ck.add_argument("--resume", action="store_true", help="continue the run in --out (settings must match)")
     ck.add_argument("--chunk-problems", type=int, help="problems per generation call (default: vllm 1024, hf 8)")
-    ck.add_argument("--workers", type=int, help="score_batch parallelism (default: the scorer's choice)")
-    hidden_alias(ck, "--score-workers", "workers", type=int)
+    ck.add_argument("--workers", type=WORKERS, help="score_batch parallelism (default: the scorer's choice)")
+    hidden_alias(ck, "--score-workers", "workers", type=WORKERS)
     ck.add_argument("--merge-dir", help="where to merge a verl checkpoint (default under $VERIFIERS_CACHE)")
     ck.add_argument("--tensor-parallel-size", type=int, help="vllm: GPUs to shard over (default: all visible)")
     ck.add_argument("--gpu-memory-utilization", type=float, default=_VLLM_ONLY["gpu_memory_utilization"],
@@ -112,8 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--preset", default="accuracy", help="scorer preset: accuracy, book, grail")
     sc.add_argument("--template", help="template the responses were prompted with (format compliance)")
     sc.add_argument("-o", "--out", help="output run folder (default <file stem>-scored; needed for stdin)")
-    sc.add_argument("--workers", type=int, help="score_batch parallelism (default: the scorer's choice)")
-    hidden_alias(sc, "--score-workers", "workers", type=int)
+    sc.add_argument("--workers", type=WORKERS, help="score_batch parallelism (default: the scorer's choice)")
+    hidden_alias(sc, "--score-workers", "workers", type=WORKERS)
     sc.add_argument("--skip-bad-rows", action="store_true",
                     help="score the other rows when some break the input policy, and report how many were skipped")
     sc.add_argument("--overwrite", action="store_true", help="replace an existing output folder")
