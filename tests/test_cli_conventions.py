@@ -104,7 +104,7 @@ def test_defaults_are_shown_in_help(tool: str, name: str, sub: argparse.Argument
     assert issubclass(sub.formatter_class, DefaultsFormatter)
     formatter = sub.formatter_class(prog=sub.prog)
     for action in _visible(sub):
-        if action.default in (None, False, argparse.SUPPRESS) or isinstance(action, argparse._HelpAction):
+        if any(action.default is v for v in (None, False, argparse.SUPPRESS)) or isinstance(action, argparse._HelpAction):
             continue
         assert "default" in (formatter._get_help_string(action) or ""), (action.option_strings, action.default)
     sub.format_help()  # every help string formats (a stray % would raise here)

@@ -93,7 +93,8 @@ class DefaultsFormatter(argparse.RawDescriptionHelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str | None:
         help_text = action.help or ""
         default = action.default
-        if (help_text == argparse.SUPPRESS or "default" in help_text or default in (None, False)
+        # identity, not ==: a default of 0 or 0.0 (--temperature, --seed) is a value to show, not "off"
+        if (help_text == argparse.SUPPRESS or "default" in help_text or default is None or default is False
                 or default is argparse.SUPPRESS or not action.option_strings):
             return action.help
         return f"{help_text} (default: %(default)s)"
