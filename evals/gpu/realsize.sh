@@ -97,8 +97,8 @@ stage_rewardcost() {  # reward cost inside a verl GRPO step at this model's size
   head -1000 "$D/gsm8k/test.jsonl" > "$r/gsm8k/train.jsonl"; tail -n +1001 "$D/gsm8k/test.jsonl" > "$r/gsm8k/test.jsonl"
   [ -f "$r/data/train.parquet" ] || $TRAIN prepare --task gsm8k --data "$r/gsm8k" --out "$r/data" \
       --tokenizer "$MODEL" --max-prompt-length 512 | tail -1
-  [ -f "$r/data_verl/train.parquet" ] || $TRAIN prepare --task gsm8k --data "$r/gsm8k" --out "$r/data_verl" \
-      --tokenizer "$MODEL" --max-prompt-length 512 --data-source openai/gsm8k | tail -1
+  # prepare already writes verl's own data_source for GSM8K (openai/gsm8k): the built-in run reads the same files
+  ln -sfn data "$r/data_verl"
   W=$r OUT=$OUT/rewardcost OVH_MODEL=$MODEL OVH_TASK=gsm8k VARIANTS=${VARIANTS:-ours verl ours} \
     OVERHEAD_STEPS=${REWARDCOST_STEPS:-6} RUN_EXTRA="--preset grpo-baseline --attn-implementation sdpa \
     --no-remove-padding --batch-size 64 --mini-batch-size 32 --rollouts 8 --max-response-length 512 --lr 1e-6" \

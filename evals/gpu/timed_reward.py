@@ -15,6 +15,7 @@ write, far under the pipe-buffer size, so lines do not interleave.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable
@@ -52,7 +53,7 @@ def verl_builtin(data_source: str, solution_str: str, ground_truth: Any, extra_i
     return _timed(default_compute_score, data_source, solution_str, ground_truth, extra_info, timing_log, kwargs)
 
 
-_calls = [0]
+_calls = itertools.count()
 
 
 def both(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
@@ -62,10 +63,10 @@ def both(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any
     One launch gives a paired comparison: the same responses, in the same reward worker, with the order of
     the two calls alternating from one response to the next.
     """
-    _calls[0] += 1
-    if _calls[0] % 2:
+    verl_first = next(_calls) % 2  # one read: verl's reward workers call this from several threads
+    if verl_first:
         verl_builtin(data_source, solution_str, ground_truth, extra_info, timing_log=timing_log + ".verl", **kwargs)
     result = ours(data_source, solution_str, ground_truth, extra_info, timing_log=timing_log, **kwargs)
-    if not _calls[0] % 2:
+    if not verl_first:
         verl_builtin(data_source, solution_str, ground_truth, extra_info, timing_log=timing_log + ".verl", **kwargs)
     return result
