@@ -6,6 +6,10 @@ tokens / generation seconds), wall time after the engines are up, engine start, 
 identical between the two runs.
 
     python evals/gpu/bench_dp.py MODEL --data DATA/gsm8k/test.jsonl --dataset gsm8k --dp 2 --out OUT
+
+``--batch-invariant`` passes the flag to both runs. With ``--flag-cost-gpu G`` a default-kernel engine runs the
+same single-engine evaluation on GPU G at the same time as the batch-invariant one on GPU 0 (fresh processes,
+a card each), which gives the flag's throughput cost under the same host load.
 """
 
 from __future__ import annotations
@@ -20,23 +24,34 @@ from pathlib import Path
 from typing import Any
 
 
-def run(model: str, args: argparse.Namespace, out: Path, dp: int) -> dict[str, Any]:
+def start(model: str, args: argparse.Namespace, out: Path, dp: int, *, gpu: str = "0",
+          invariant: bool = False) -> tuple[subprocess.Popen[bytes], float]:
+    """Launch one `verifiers-eval checkpoint` (``gpu``: the single engine's card); returns it and its start time."""
     cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", model, "--task", args.dataset,
            "--data", args.data, "--backend", "vllm", "--n", str(args.n), "--temperature", "1.0", "--max-tokens",
            str(args.max_tokens), "--limit", str(args.limit), "--out", str(out), "--quiet", "--no-report",
-           "--tensor-parallel-size", "1", "--data-parallel", str(dp)]
+           "--tensor-parallel-size", "1", "--data-parallel", str(dp)] + (["--batch-invariant"] if invariant else [])
     env = dict(os.environ)
     if dp == 1:
-        env["CUDA_VISIBLE_DEVICES"] = env.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0]
-    t0 = time.perf_counter()
+        env["CUDA_VISIBLE_DEVICES"] = gpu
     with (out.parent / f"{out.name}.log").open("w") as log:
-        subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)
+        return subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT), time.perf_counter()
+
+
+def finish(proc: subprocess.Popen[bytes], t0: float, out: Path, dp: int) -> dict[str, Any]:
+    """Wait for a launched run; its timing and accuracy from ``metrics.json``."""
+    if proc.wait() != 0:
+        raise SystemExit(f"{out.name} failed (exit {proc.returncode}): see {out.parent / f'{out.name}.log'}")
     wall = time.perf_counter() - t0
     metrics = json.loads((out / "metrics.json").read_text())
     t = metrics["timing"]
     return {"dp": dp, "wall_s": round(wall, 2), "load_s": round(t["load_s"], 2), "generate_s": round(t["generate_s"], 2),
             "after_load_s": round(t["last_session_s"] - t["load_s"], 2), "tokens": int(t["generated_tokens"]),
             "tokens_per_s": round(t["generated_tokens"] / t["generate_s"], 1), "accuracy": metrics["accuracy"]}
+
+
+def run(model: str, args: argparse.Namespace, out: Path, dp: int) -> dict[str, Any]:
+    return finish(*start(model, args, out, dp, invariant=args.batch_invariant), out, dp)
 
 
 def samples(run_dir: Path) -> dict[tuple[str, int], str]:
@@ -58,16 +73,29 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=4)
     ap.add_argument("--max-tokens", type=int, default=512)
     ap.add_argument("--limit", type=int, default=500)
+    ap.add_argument("--batch-invariant", action="store_true", help="both runs with --batch-invariant")
+    ap.add_argument("--flag-cost-gpu", help="with --batch-invariant: a default engine on this GPU at the same time")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    record: dict[str, Any] = {}
+    if args.flag_cost_gpu is not None:
+        default = start(args.model, args, args.out / "single_default", 1, gpu=args.flag_cost_gpu)
     single = run(args.model, args, args.out / "single", 1)
     print(json.dumps(single), flush=True)
+    if args.flag_cost_gpu is not None:
+        base = finish(*default, args.out / "single_default", 1)
+        print(json.dumps(base), flush=True)
+        ref = samples(args.out / "single_default")
+        record["default_kernels_concurrent"] = base
+        record["flag_throughput_ratio"] = round(single["tokens_per_s"] / base["tokens_per_s"], 3)
+        record["identical_to_default_kernels"] = sum(v == ref.get(k) for k, v in samples(args.out / "single").items())
     dp = run(args.model, args, args.out / f"dp{args.dp}", args.dp)
     print(json.dumps(dp), flush=True)
     a, b = samples(args.out / "single"), samples(args.out / f"dp{args.dp}")
     same = sum(a[k] == b.get(k) for k in a)
-    record = {"single": single, "data_parallel": dp, "samples": len(a), "identical_samples": same,
+    record |= {"batch_invariant": args.batch_invariant, "single": single, "data_parallel": dp, "samples": len(a),
+              "identical_samples": same,
               "throughput_ratio": round(dp["tokens_per_s"] / single["tokens_per_s"], 3),
               "after_load_ratio": round(single["after_load_s"] / dp["after_load_s"], 3),
               "wall_ratio": round(single["wall_s"] / dp["wall_s"], 3)}

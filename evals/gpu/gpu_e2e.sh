@@ -13,7 +13,8 @@
 #   OVERHEAD_STEPS (steps of each reward-overhead run, default 12), VARIANTS (overhead runs: ours verl, or both: each
 #   response scored by both, timed apart, in one launch),
 #   OVH_MODEL / OVH_TASK (model and task of the overhead runs; default $W/tiny, arith; realsize.sh rewardcost
-#   points them at a real-size model and GSM8K, with RUN_EXTRA for its preset),
+#   points them at a real-size model and GSM8K, with RUN_EXTRA for its preset), OVH_OVERRIDES (more verl
+#   overrides for them; VARIANTS=alternate needs data.shuffle=False and reward_kwargs.rows_per_step),
 #   SAVE_FREQ (checkpoint every N RL steps, default STEPS), TRAIN_TIMEOUT (seconds; `verifiers-train run
 #   --max-seconds`: training pauses there so a long run fits several 10-minute calls, and running the stage
 #   again resumes from the last checkpoint),
@@ -111,7 +112,7 @@ stage_overhead() {  # same short GRPO run, our reward vs verl's built-in gsm8k s
         --total-steps "$steps" --save-freq -1 --test-freq -1 --no-val-before-train --lr "$RL_LR" \
         --batch-size 32 --mini-batch-size 16 ${RUN_EXTRA:-} -- "reward.custom_reward_function.path=$reward" \
         "reward.custom_reward_function.name=$([ $variant = verl ] && echo verl_builtin || echo "$variant")" \
-        "+reward.custom_reward_function.reward_kwargs.timing_log=$run/reward_times.tsv" > "$run.log" 2>&1 \
+        "+reward.custom_reward_function.reward_kwargs.timing_log=$run/reward_times.tsv" ${OVH_OVERRIDES:-} > "$run.log" 2>&1 \
         || { tail -40 "$run.log"; return 1; }
     log "overhead run $(basename "$run") done"
   done

@@ -4,10 +4,11 @@
 # verl's reward workers, with hostile programs in the policy's output) with and without code rewards.
 #
 #   bash evals/gpu/realsize.sh STAGE...   stages: setup model dp gputests overhead coderl verltests
-#                                         invariance rewardcost
+#                                         invariance rewardcost rewardab dpinv
 # Environment: W (work dir, default /root/rs), OUT (results, default $W/out), D (data dir with gsm8k/test.jsonl
 #   and mbpp/mbpp.jsonl), DEBS (bubblewrap + libseccomp .deb files to install when bwrap is missing),
-#   CODERL_STEPS (default 8), CONFIG (random model config, default qwen2.5-0.5b).
+#   CODERL_STEPS (default 8), CONFIG (random model config, default qwen2.5-0.5b), DP_LIMIT (problems of stage dp,
+#   default 500), OVERHEAD_LIMIT / OVERHEAD_REPEATS (stage overhead, default 250 / 3).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 W=${W:-/root/rs}; OUT=${OUT:-$W/out}; D=${D:?set D to the data dir}; PY=${PYTHON:-python3}
@@ -31,8 +32,15 @@ stage_model() {
 
 stage_dp() {  # one engine on GPU 0, then --data-parallel 2 (Ray actors), same settings; samples compared
   $PY evals/gpu/bench_dp.py "$MODEL" --data "$D/gsm8k/test.jsonl" --dataset gsm8k --dp 2 --n 4 --max-tokens 512 \
-      --limit 500 --out "$W/dp" 2>&1 | tail -3
+      --limit ${DP_LIMIT:-500} --out "$W/dp" 2>&1 | tail -3
   cp "$W/dp/bench_dp.json" "$OUT/"; tail -5 "$W/dp/dp2.log" > "$OUT/dp2_tail.log"
+}
+
+stage_dpinv() {  # batch-invariant kernels: one engine on GPU 0 while a default engine runs the same on GPU 1 (the
+  # flag's cost, each on a card of its own), then --data-parallel 2 with the flag; samples compared
+  $PY evals/gpu/bench_dp.py "$MODEL" --data "$D/gsm8k/test.jsonl" --dataset gsm8k --dp 2 --n 4 --max-tokens 512 \
+      --limit ${DP_LIMIT:-500} --batch-invariant --flag-cost-gpu 1 --out "$W/dpinv" 2>&1 | tail -4
+  cp "$W/dpinv/bench_dp.json" "$OUT/bench_dpinv.json"; tail -5 "$W/dpinv/dp2.log" > "$OUT/dpinv_dp2_tail.log"
 }
 
 stage_gputests() {
@@ -46,7 +54,8 @@ stage_verltests() {
 
 stage_overhead() {  # verifiers-eval vs raw LLM.generate, same engine, same prompts, one process, GPU 0
   CUDA_VISIBLE_DEVICES=${OVERHEAD_GPU:-0} $PY evals/eval_pipeline/bench_overhead.py "$MODEL" --dataset gsm8k \
-      --data "$D/gsm8k/test.jsonl" --backend vllm --n 4 --temperature 1.0 --max-tokens 512 --limit 250 --repeats 3 \
+      --data "$D/gsm8k/test.jsonl" --backend vllm --n 4 --temperature 1.0 --max-tokens 512 --limit ${OVERHEAD_LIMIT:-250} \
+      --repeats ${OVERHEAD_REPEATS:-3} \
       --out "$OUT/overhead" > "$W/overhead.log" 2>&1; grep -E "^\||^\{" "$W/overhead.log" || tail -20 "$W/overhead.log"
 }
 
@@ -103,6 +112,15 @@ stage_rewardcost() {  # reward cost inside a verl GRPO step at this model's size
     OVERHEAD_STEPS=${REWARDCOST_STEPS:-6} RUN_EXTRA="--preset grpo-baseline --attn-implementation sdpa \
     --no-remove-padding --batch-size 64 --mini-batch-size 32 --rollouts 8 --max-response-length 512 --lr 1e-6" \
     bash evals/gpu/gpu_e2e.sh overhead
+}
+
+stage_rewardab() {  # one launch, scorer alternating from step to step (timed_reward.alternate): ours on odd
+  # steps, verl's built-in on even ones; reward_cost.py compares each verl step with the ours steps around it
+  VARIANTS=alternate OVH_OVERRIDES="data.shuffle=False +reward.custom_reward_function.reward_kwargs.rows_per_step=64" \
+    REWARDCOST_STEPS=${REWARDCOST_STEPS:-9} stage_rewardcost
+  local run; run=$(ls -d "$W"/rewardcost/ovh_alternate_*/ | tail -1)
+  $PY evals/gpu/reward_cost.py "$run" | tee "$OUT/rewardab.md"
+  cp "$run"/verl_metrics.jsonl "$run"/command.sh "$OUT/" 2>/dev/null; gzip -c "$run/reward_times.tsv" > "$OUT/reward_times.tsv.gz"
 }
 
 for s in "$@"; do log "stage $s"; "stage_$s"; log "stage $s ended ($?)"; done
