@@ -27,6 +27,9 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=256)
     ap.add_argument("--invariant", action="store_true")
     ap.add_argument("--gpu-memory-utilization", type=float, default=0.8)
+    ap.add_argument("--no-prefix-caching", action="store_true",
+                    help="every pass computes its prompts afresh (with caching, passes after the first reuse the "
+                         "first pass's prompt KV, so only decoding is compared)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     if args.invariant:
@@ -42,7 +45,8 @@ def main() -> None:
                                      tokenize=False) for r in rows]
     prompts = [list(tok(t, add_special_tokens=False)["input_ids"]) for t in texts]
     t0 = time.perf_counter()
-    llm = LLM(model=args.model, seed=0, gpu_memory_utilization=args.gpu_memory_utilization)
+    llm = LLM(model=args.model, seed=0, gpu_memory_utilization=args.gpu_memory_utilization,
+              enable_prefix_caching=not args.no_prefix_caching)
     load = time.perf_counter() - t0
 
     def gen(order: list[int]) -> dict[int, list[tuple[int, ...]]]:
@@ -65,7 +69,7 @@ def main() -> None:
     def same(other: dict[int, list[tuple[int, ...]]]) -> int:
         return sum(a == b for i in idx for a, b in zip(one[i], other[i], strict=True))
 
-    record = {"invariant": args.invariant, "prompts": len(prompts), "n": args.n, "max_tokens": args.max_tokens,
+    record = {"invariant": args.invariant, "prefix_caching": not args.no_prefix_caching, "prompts": len(prompts), "n": args.n, "max_tokens": args.max_tokens,
               "load_s": round(load, 1), "one_batch_s": round(seconds, 2), "tokens": tokens,
               "tokens_per_s": round(tokens / seconds, 1), "samples": total,
               "identical_reversed": same(rev), "identical_four_batches": same(quarters)}

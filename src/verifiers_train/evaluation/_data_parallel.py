@@ -5,7 +5,8 @@ chunks, per-sample seeds, ``samples.jsonl`` appends and ``--resume``), and each 
 `VLLMBackend` a single-engine run builds. Samples are seeded per sample, so which replica draws a request
 does not change its seed. Where the engine's numerics do not depend on batch composition the samples are
 identical to a single-engine run's (the tiny model in tests/gpu); at real size in bfloat16 they are not
-byte-identical (28.5% at 0.5B, evals/gpu/README.md R6.2), only drawn from the same distribution.
+byte-identical (28.5% at 0.5B, evals/gpu/README.md R6.2; 66.8% at 500 problems, with or without
+vLLM's batch-invariant kernels, R8.3), only drawn from the same distribution.
 
 Prompts are rendered in the driver with the model's tokenizer (as `VLLMBackend.render` does); a chunk's
 requests are split over the replicas by pending sample count, longest prompts first, and generated

@@ -60,9 +60,10 @@ class VLLMBackend:
         max_model_len: context length cap; default the model's.
         enforce_eager: skip CUDA graph capture (faster start, slower decoding).
         seed: engine seed (per-request seeds decide the samples; this only covers unseeded paths).
-        batch_invariant: vLLM's batch-invariant kernels (``VLLM_BATCH_INVARIANT=1``, beta, Hopper or newer):
-            a sample no longer depends on the other requests in its batch, so data-parallel, chunked and
-            resumed runs of a real-size bf16 model give byte-identical samples; decoding is slower.
+        batch_invariant: vLLM's batch-invariant kernels (``VLLM_BATCH_INVARIANT=1``, beta, Hopper or newer).
+            In one engine at up to 512 sequences a batch they remove most of a sample's dependence on its
+            batch; a data-parallel run of a 0.5B model was still not byte-identical to one engine with them
+            (evals/gpu/README.md R8.3, R8.4).
     """
 
     name = "vllm"

@@ -91,8 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--max-model-len", type=int, help="vllm: context length cap")
     ck.add_argument("--enforce-eager", action="store_true", help="vllm: no CUDA graphs (faster start)")
     ck.add_argument("--batch-invariant", action="store_true",
-                    help="vllm: batch-invariant kernels (VLLM_BATCH_INVARIANT=1), so data-parallel, chunked and resumed "
-                         "runs give byte-identical samples at real size; slower (beta, Hopper or newer)")
+                    help="vllm: vLLM's batch-invariant kernels (VLLM_BATCH_INVARIANT=1, beta, Hopper or newer) in every "
+                         "engine; at real size they did not make data-parallel runs byte-identical to one engine "
+                         "(evals/gpu/README.md R8.3)")
     ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
                     help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
                          "here); same seeds, run folder and resume as one engine")
