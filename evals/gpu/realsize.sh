@@ -4,7 +4,7 @@
 # verl's reward workers, with hostile programs in the policy's output) with and without code rewards.
 #
 #   bash evals/gpu/realsize.sh STAGE...   stages: setup model dp gputests overhead coderl verltests
-#                                         invariance rewardcost rewardab dpinv
+#                                         invariance rewardcost rewardab dpinv dpinv_triton
 # Environment: W (work dir, default /root/rs), OUT (results, default $W/out), D (data dir with gsm8k/test.jsonl
 #   and mbpp/mbpp.jsonl), DEBS (bubblewrap + libseccomp .deb files to install when bwrap is missing),
 #   CODERL_STEPS (default 8), CONFIG (random model config, default qwen2.5-0.5b), DP_LIMIT (problems of stage dp,
@@ -112,6 +112,19 @@ stage_rewardcost() {  # reward cost inside a verl GRPO step at this model's size
     OVERHEAD_STEPS=${REWARDCOST_STEPS:-6} RUN_EXTRA="--preset grpo-baseline --attn-implementation sdpa \
     --no-remove-padding --batch-size 64 --mini-batch-size 32 --rollouts 8 --max-response-length 512 --lr 1e-6" \
     bash evals/gpu/gpu_e2e.sh overhead
+}
+
+stage_dpinv_triton() {  # R8.4's next experiment: vLLM's batch-invariant mode with its Triton matmul overrides on
+  # every card (vLLM 0.24 installs them on Ampere only and keeps cuBLAS on Hopper); the installed vLLM file is
+  # patched for the run and restored after it
+  local f; f=$($PY -c 'import importlib.util as u; print(u.find_spec("vllm").submodule_search_locations[0])')/model_executor/layers/batch_invariant.py
+  cp "$f" "$f.orig"
+  $PY evals/gpu/force_triton_matmul.py "$f" || { mv "$f.orig" "$f"; return 1; }
+  $PY evals/gpu/bench_dp.py "$MODEL" --data "$D/gsm8k/test.jsonl" --dataset gsm8k --dp 2 --n 4 --max-tokens 512 \
+      --limit ${DP_LIMIT:-500} --batch-invariant --flag-cost-gpu 1 --out "$W/dpinv_triton" 2>&1 | tail -4
+  mv "$f.orig" "$f"
+  cp "$W/dpinv_triton/bench_dp.json" "$OUT/bench_dpinv_triton.json"
+  $PY evals/gpu/compare_samples.py "$W/dpinv_triton/single" "$W/dpinv_triton/dp2" --wave 1024 > "$OUT/dpinv_triton_compare.json"
 }
 
 stage_rewardab() {  # one launch, scorer alternating from step to step (timed_reward.alternate): ours on odd
