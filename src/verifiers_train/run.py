@@ -501,10 +501,13 @@ def check_data_sources(data_dir: Path, extra_overrides: Sequence[str] = ()) -> N
 
 def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
               find: Callable[[str], bool] | None = None) -> None:
-    """Check that this machine can start the run: verl, vLLM, the trainer's imports, enough GPUs.
+    """Check that this machine can start the run: verl, vLLM, the trainer's imports, enough GPUs, and the
+    code sandbox when the reward runs programs (a task whose reference is tests, such as MBPP).
 
     What verl would report only after starting Ray (``ModuleNotFoundError: transfer_queue`` from the v1
-    trainer, no GPU for its workers, a hub model without network) is found here in seconds.
+    trainer, no GPU for its workers, a hub model without network) is found here in seconds. Without a
+    working sandbox every code sample would score 0 with ``error=1`` for the whole run; that is refused here
+    (for this node: on a multi-node cluster every node running reward workers needs bubblewrap too).
 
     Raises:
         ConfigError: one line listing every missing piece and how to get it.
@@ -536,8 +539,23 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
         problems.append(f"--gpus {o.gpus} but {visible} GPU(s) visible"
                         + (f" (CUDA_VISIBLE_DEVICES={cvd})" if cvd is not None else "")
                         + "; `--dry-run` checks a run on a machine without GPUs")
+    code_task = _runs_programs(_forced_task(p.extra_overrides) or o.dataset)
+    if code_task and (reason := _sandbox_check()):
+        problems.append(f"task {code_task} runs programs in the sandbox, which cannot start here: {reason}")
     if problems:
         raise ConfigError("cannot start verl here: " + "; ".join(problems) + " (--no-preflight skips this check)")
+
+
+def _runs_programs(task: str) -> str | None:
+    """``task``'s name when its reward executes code (its reference is tests), else ``None``."""
+    spec = tasks.for_data_source(task)
+    return spec.name if spec is not None and spec.reference is tasks.TESTS else None
+
+
+def _sandbox_check() -> str | None:
+    from verifiers import sandbox  # imported only for runs whose reward executes code
+
+    return sandbox.check()
 
 
 def _cuda_devices() -> int:

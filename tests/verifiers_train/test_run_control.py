@@ -321,3 +321,22 @@ def test_prepare_json_and_the_old_flag_names_still_work(tmp_path: Path, capsys: 
     result = json.loads(capsys.readouterr().out)
     assert result["rows"] == {"train": 12, "test": 12} and result["out"] == str(out.resolve())
     assert (out / "train.parquet").is_file()
+
+
+def test_preflight_starts_the_sandbox_when_the_reward_runs_programs(tmp_path: Path, tiny_model_dir: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A code task (reference = tests) needs a working sandbox on the launching node; other tasks do not."""
+    everything = {"gpu_count": lambda: 1, "find": lambda name: True}
+    mbpp_run = plan(_base(tmp_path, tiny_model_dir, dataset="mbpp"), env={})
+    forced = plan(_base(tmp_path, tiny_model_dir),
+                  extra_overrides=["+reward.custom_reward_function.reward_kwargs.task=mbpp"], env={})
+    arith_run = plan(_base(tmp_path, tiny_model_dir), env={})
+    preflight(mbpp_run, **everything)  # the real sandbox starts on this machine (CI installs bubblewrap)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))  # no bwrap to be found
+    for p in (mbpp_run, forced):
+        with pytest.raises(ConfigError) as info:
+            preflight(p, **everything)
+        msg = str(info.value)
+        assert "\n" not in msg and "task mbpp runs programs in the sandbox, which cannot start here" in msg
+        assert "apt-get install bubblewrap" in msg and "--no-preflight" in msg
+    preflight(arith_run, **everything)  # no programs run: no sandbox needed

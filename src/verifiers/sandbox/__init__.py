@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from verifiers.sandbox._pool import CodePool
 from verifiers.sandbox._result import ExecutionResult, TestOutcome
 
-__all__ = ["CodePool", "ExecutionResult", "TestOutcome", "default_pool", "run"]
+__all__ = ["CodePool", "ExecutionResult", "TestOutcome", "check", "default_pool", "run"]
 
 _default: CodePool | None = None
 _default_lock = threading.Lock()
@@ -32,6 +32,23 @@ def default_pool() -> CodePool:
             _default = CodePool().start()
             atexit.register(_default.close)
         return _default
+
+
+def check() -> str | None:
+    """Whether sandboxed programs can run here: ``None``, or one line saying why not.
+
+    Starts a one-sandbox pool with the default isolation and runs one trivial program against one test, so
+    everything a reward worker needs is exercised: bubblewrap, user namespaces, seccomp, the launcher.
+    """
+    from verifiers.errors import VerifiersError
+
+    try:
+        with CodePool(workers=1, timeout_s=30.0) as pool:
+            result = pool.run("x = 1", ["assert x == 1"])
+    except (VerifiersError, OSError) as e:
+        return " ".join(str(e).split())
+    return None if result.passed else (f"a trivial program did not pass in the sandbox ({result.status}: "
+                                       f"{' '.join(result.detail.split())[:300]})")
 
 
 def run(code: str, tests: Sequence[str], *, setup_code: str = "", timeout_s: float | None = None,
