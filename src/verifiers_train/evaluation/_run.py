@@ -19,7 +19,7 @@ from typing import Any
 
 from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
-from verifiers.errors import ConfigError, one_of
+from verifiers.errors import ConfigError, SandboxError, one_of
 from verifiers_train import console
 from verifiers_train.evaluation._backend_factory import BACKENDS, make_backend
 from verifiers_train.evaluation._backends import Backend, GenerationRequest, SamplingConfig, base_seed
@@ -157,6 +157,8 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     if not problems:
         raise ConfigError(f"{cfg.dataset} ({cfg.data or 'default source'}, split {cfg.split}) has no problems"
                           + (f" with --limit {cfg.limit}" if cfg.limit is not None else ""))
+    if spec.reference is tasks.TESTS and _sandbox(cfg) == "local":
+        _require_sandbox(cfg.dataset)  # before the run folder and the model: nothing is written or loaded
     run = RunDir(cfg.out or default_out(cfg))
     config = _config_record(cfg, template, model_path, problems)
     run.start(config, resume=cfg.resume)
@@ -266,6 +268,15 @@ def _backend_options(cfg: EvalConfig) -> dict[str, Any]:
 
 def _on_ray(cfg: EvalConfig) -> bool:
     return cfg.data_parallel > 1 or bool(cfg.ray_address)
+
+
+def _require_sandbox(task: str) -> None:
+    """`SandboxError` when this host cannot run ``task``'s programs (found before generating, not after)."""
+    from verifiers.sandbox import check
+
+    reason = check()
+    if reason:
+        raise SandboxError(f"task {task} runs programs in the sandbox, which cannot start here: {reason}")
 
 
 def _sandbox(cfg: EvalConfig) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from verifiers.errors import ConfigError, DataError
+from verifiers.errors import ConfigError, DataError, SandboxError
 from verifiers_train.evaluation import EvalConfig, run_checkpoint, score_file
 from verifiers_train.evaluation._backend_factory import make_backend
 from verifiers_train.evaluation._backends import GenerationRequest, SamplingConfig
@@ -298,3 +298,21 @@ def test_a_bare_host_without_rich_or_matplotlib_still_gets_numbers(tiny_model: P
     assert "eval 2/2 (100%)" in captured.err and "accuracy (mean pass@1)" in captured.out
     assert "no plots: matplotlib is not installed" in (out / "report.html").read_text()
     assert not list((out / "plots").glob("*.png"))
+
+
+def test_an_mbpp_run_without_a_sandbox_stops_before_loading_or_writing(tiny_model: Path, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Programs are scored after generation; a host that cannot run them is refused before the model loads."""
+    data = tmp_path / "mbpp.jsonl"
+    data.write_text(json.dumps({"task_id": 11, "text": "Write a function f returning 1.", "code": "def f(): return 1",
+                                "test_list": ["assert f() == 1"], "test_setup_code": ""}) + "\n")
+
+    def no_model(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the model was loaded before the sandbox was checked")
+
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))  # no bwrap to be found
+    out = tmp_path / "run"
+    with pytest.raises(SandboxError, match=r"task mbpp runs programs in the sandbox, which cannot start here: "
+                                           r"bubblewrap \(`bwrap`\) is not installed"):
+        run_checkpoint(_cfg(tiny_model, data, out, dataset="mbpp", limit=None), backend_factory=no_model)
+    assert not out.exists()
