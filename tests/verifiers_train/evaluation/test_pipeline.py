@@ -115,41 +115,56 @@ def test_resume_after_a_crash_mid_run(full_run: Path, tiny_model: Path, tiny_dat
     assert result.metrics["timing"]["sessions"] == 1  # the crashed session never wrote metrics
 
 
-def test_resume_after_sigkill_of_the_cli(full_run: Path, tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
-    out = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", str(tiny_model), "--dataset",
-           "arith", "--data", str(tiny_data), "--limit", "8", "--n", "4", "--temperature", "1.0", "--max-tokens",
-           "24", "--chunk-problems", "1", "--out", str(out), "--quiet"]
-    env = os.environ | {"OMP_NUM_THREADS": "1"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    samples = out / "samples.jsonl"
+# A run with several seconds of generation left after its first samples appear (100 synthetic arith problems, one a
+# chunk), so a signal sent then lands mid-run however long the test process waits to be scheduled. With 8 problems
+# the run could finish first on a loaded 2-core machine, and the signal then found nothing to interrupt.
+LONG = {"dataset": "arith", "limit": 100, "n": 4, "temperature": 1.0, "max_tokens": 24, "chunk_problems": 1}
+LONG_SAMPLES = 400
+
+
+def _long_cli(model: Path, out: Path) -> list[str]:
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in LONG.items() if k != "dataset"]
+    return [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", str(model), "--task", "arith",
+            *flags, "--out", str(out), "--quiet", "--no-report"]
+
+
+def _start_and_wait_for_samples(cmd: list[str], samples: Path, at_least: int, **popen: Any) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, text=True, env=os.environ | {"OMP_NUM_THREADS": "1"},
+                            **popen)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if samples.is_file() and len(samples.read_bytes().splitlines()) >= 8:
+        if samples.is_file() and len(samples.read_bytes().splitlines()) >= at_least:
             break
         time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before the test could interrupt it"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def long_run(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The LONG run, uninterrupted: what an interrupted and resumed one must equal."""
+    out = tmp_path_factory.mktemp("runs") / "long"
+    run_checkpoint(EvalConfig(model=str(tiny_model), out=str(out), progress=False, **LONG))
+    return out
+
+
+def test_resume_after_sigkill_of_the_cli(long_run: Path, tiny_model: Path, tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    cmd = _long_cli(tiny_model, out)
+    proc = _start_and_wait_for_samples(cmd, out / "samples.jsonl", 8, stderr=subprocess.DEVNULL)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     kept = len(RunDir(out).read_samples(repair=False))
-    assert 8 <= kept < 32, "the CLI should have been killed mid-run"
-    assert main(cmd[3:] + ["--resume", "--no-report"]) == 0
+    assert 8 <= kept < LONG_SAMPLES, "the CLI should have been killed mid-run"
+    assert main(cmd[3:] + ["--resume"]) == 0
     resumed = _by_key(RunDir(out).read_samples())
-    full = _by_key(RunDir(full_run).read_samples())
+    full = _by_key(RunDir(long_run).read_samples())
     assert {k: s["response"] for k, s in resumed.items()} == {k: s["response"] for k, s in full.items()}
 
 
-def test_ctrl_c_of_the_cli_prints_the_resume_command(full_run: Path, tiny_model: Path, tiny_data: Path,
-                                                     tmp_path: Path) -> None:
+def test_ctrl_c_of_the_cli_prints_the_resume_command(tiny_model: Path, tmp_path: Path) -> None:
     out = tmp_path / "interrupted"
-    cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", str(tiny_model), "--task",
-           "arith", "--data", str(tiny_data), "--limit", "8", "--n", "4", "--temperature", "1.0", "--max-tokens",
-           "24", "--chunk-problems", "1", "--out", str(out), "--quiet", "--no-report"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env=os.environ | {"OMP_NUM_THREADS": "1"})
-    samples = out / "samples.jsonl"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None and not (samples.is_file() and samples.stat().st_size):
-        time.sleep(0.05)
+    proc = _start_and_wait_for_samples(_long_cli(tiny_model, out), out / "samples.jsonl", 1, stderr=subprocess.PIPE)
     proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -158,7 +173,7 @@ def test_ctrl_c_of_the_cli_prints_the_resume_command(full_run: Path, tiny_model:
     assert last.startswith("verifiers-eval checkpoint: interrupted; resume with: verifiers-eval checkpoint ")
     assert last.endswith(f"--out {out} --quiet --no-report --resume")
     assert main([*shlex.split(last.split("resume with: verifiers-eval ", 1)[1])]) == 0  # the line works as given
-    assert len(RunDir(out).read_samples()) == 32
+    assert len(RunDir(out).read_samples()) == LONG_SAMPLES
 
 
 def test_samples_do_not_depend_on_batch_order_or_grouping(tiny_model: Path) -> None:
