@@ -9,6 +9,7 @@ instead, so CI cannot pass by skipping what it is meant to check.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -20,6 +21,13 @@ from verifiers.errors import SandboxError
 from verifiers.sandbox import CodePool
 
 _DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+# A suite started in the background by a non-interactive shell (`cmd &`) inherits SIGINT ignored, and so would
+# every CLI it starts: the Ctrl-C tests would find their signal ignored. Take what a terminal gives instead. A
+# handler is reset to the default when a child execs (an ignored signal stays ignored), so the CLIs start as a
+# user's would.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REQUIRE_ENV = "VERIFIERS_REQUIRE"
 # What a test may find missing, and so skip for, unless $VERIFIERS_REQUIRE names it.

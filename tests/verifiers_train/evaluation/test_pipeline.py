@@ -116,8 +116,8 @@ def test_resume_after_a_crash_mid_run(full_run: Path, tiny_model: Path, tiny_dat
 
 
 # A run with several seconds of generation left after its first samples appear (100 synthetic arith problems, one a
-# chunk), so a signal sent then lands mid-run however long the test process waits to be scheduled. With 8 problems
-# the run could finish first on a loaded 2-core machine, and the signal then found nothing to interrupt.
+# chunk; 8 problems left about 1.4 s), so a signal sent then lands mid-run even when the test process waits long to
+# be scheduled; `_start_and_wait_for_samples` fails with its own message if the run ended first.
 LONG = {"dataset": "arith", "limit": 100, "n": 4, "temperature": 1.0, "max_tokens": 24, "chunk_problems": 1}
 LONG_SAMPLES = 400
 
