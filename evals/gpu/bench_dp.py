@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from compare_samples import compare, load  # this folder: python puts a script's folder on sys.path
+
 
 def start(model: str, args: argparse.Namespace, out: Path, dp: int, *, gpu: str = "0",
           invariant: bool = False) -> tuple[subprocess.Popen[bytes], float]:
@@ -54,16 +56,6 @@ def run(model: str, args: argparse.Namespace, out: Path, dp: int) -> dict[str, A
     return finish(*start(model, args, out, dp, invariant=args.batch_invariant), out, dp)
 
 
-def samples(run_dir: Path) -> dict[tuple[str, int], str]:
-    out = {}
-    for line in (run_dir / "samples.jsonl").read_text(encoding="utf-8").split("\n"):  # not splitlines: U+2028
-        if not line:
-            continue
-        s = json.loads(line)
-        out[(s["problem_id"], s["sample_index"])] = s["response"]
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("model")
@@ -75,6 +67,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=500)
     ap.add_argument("--batch-invariant", action="store_true", help="both runs with --batch-invariant")
     ap.add_argument("--flag-cost-gpu", help="with --batch-invariant: a default engine on this GPU at the same time")
+    ap.add_argument("--wave", type=int, help="compare_samples.py --wave: the single engine's max_num_seqs")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -86,16 +79,15 @@ def main() -> None:
     if args.flag_cost_gpu is not None:
         base = finish(*default, args.out / "single_default", 1)
         print(json.dumps(base), flush=True)
-        ref = samples(args.out / "single_default")
         record["default_kernels_concurrent"] = base
         record["flag_throughput_ratio"] = round(single["tokens_per_s"] / base["tokens_per_s"], 3)
-        record["identical_to_default_kernels"] = sum(v == ref.get(k) for k, v in samples(args.out / "single").items())
+        record["identical_to_default_kernels"] = compare(load(args.out / "single"),
+                                                         load(args.out / "single_default"), None)["identical"]
     dp = run(args.model, args, args.out / f"dp{args.dp}", args.dp)
     print(json.dumps(dp), flush=True)
-    a, b = samples(args.out / "single"), samples(args.out / f"dp{args.dp}")
-    same = sum(a[k] == b.get(k) for k in a)
-    record |= {"batch_invariant": args.batch_invariant, "single": single, "data_parallel": dp, "samples": len(a),
-              "identical_samples": same,
+    where = compare(load(args.out / "single"), load(args.out / f"dp{args.dp}"), args.wave)
+    record |= {"batch_invariant": args.batch_invariant, "single": single, "data_parallel": dp,
+              "samples": where["samples"], "identical_samples": where["identical"], "differences": where,
               "throughput_ratio": round(dp["tokens_per_s"] / single["tokens_per_s"], 3),
               "after_load_ratio": round(single["after_load_s"] / dp["after_load_s"], 3),
               "wall_ratio": round(single["wall_s"] / dp["wall_s"], 3)}

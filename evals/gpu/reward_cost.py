@@ -24,13 +24,13 @@ import sys
 from pathlib import Path
 
 
-def _times(path: Path) -> list[float]:
-    return [float(line.split("\t")[1]) for line in path.read_text().splitlines() if line] if path.is_file() else []
+def _columns(path: Path) -> list[list[str]]:
+    """The tab-separated columns of each line of a timing log (none when it is missing)."""
+    return [line.split("\t") for line in path.read_text().splitlines() if line] if path.is_file() else []
 
 
-def alternating(run: Path, step_s: list[float]) -> None:
-    """The A/B/A report of a ``timed_reward.alternate`` run."""
-    lines = [line.split("\t") for line in (run / "reward_times.tsv").read_text().splitlines() if line]
+def alternating(run: Path, step_s: list[float], lines: list[list[str]]) -> None:
+    """The A/B/A report of a ``timed_reward.alternate`` run (``lines``: its timing log's columns)."""
     per_step = len(lines) // len(step_s)
     batch = re.search(r"data\.train_batch_size=(\d+)", (run / "command.sh").read_text()) \
         if (run / "command.sh").is_file() else None  # rows a step; else every step's rows are distinct
@@ -73,12 +73,13 @@ def alternating(run: Path, step_s: list[float]) -> None:
 
 def main(run: Path) -> None:
     steps = [json.loads(line)["data"] for line in (run / "verl_metrics.jsonl").read_text().splitlines() if line]
-    tsv = (run / "reward_times.tsv").read_text().split("\n", 1)[0] if (run / "reward_times.tsv").is_file() else ""
-    if tsv.count("\t") == 3:
-        return alternating(run, [d["timing_s/step"] for d in steps])
     step_s = [d["timing_s/step"] for d in steps]
-    per_step = len(_times(run / "reward_times.tsv")) // len(steps)  # responses per step (batch x rollouts)
-    scorers = {"ours": _times(run / "reward_times.tsv"), "verl built-in": _times(run / "reward_times.tsv.verl")}
+    ours = _columns(run / "reward_times.tsv")
+    if ours and len(ours[0]) == 4:  # pid, seconds, scorer, row
+        return alternating(run, step_s, ours)
+    per_step = len(ours) // len(steps)  # responses per step (batch x rollouts)
+    scorers = {"ours": [float(c[1]) for c in ours],
+               "verl built-in": [float(c[1]) for c in _columns(run / "reward_times.tsv.verl")]}
     scorers = {k: v for k, v in scorers.items() if v}
     print(f"{run}: {len(steps)} steps, {per_step} responses a step\n")
     print("| step | step s | " + " | ".join(f"{k} scorer s (sum)" for k in scorers) + " | ours / step |")

@@ -29,21 +29,17 @@ from verifiers_train.reward import compute_score as _ours
 
 
 def _timed(scorer: Callable[..., Any], data_source: str, solution_str: str, ground_truth: Any,
-           extra_info: Any, timing_log: str, kwargs: dict[str, Any]) -> Any:
+           extra_info: Any, timing_log: str, kwargs: dict[str, Any], columns: str = "") -> Any:
+    """Call ``scorer``; append ``pid<TAB>seconds`` (and ``columns``) to ``timing_log`` in one ``O_APPEND`` write."""
     t0 = time.perf_counter()
     result = scorer(data_source, solution_str, ground_truth, extra_info, **kwargs)
     elapsed = time.perf_counter() - t0
-    _append(timing_log, f"{os.getpid()}\t{elapsed:.9f}\n")
-    return result
-
-
-def _append(path: str, line: str) -> None:
-    """One ``O_APPEND`` write of one line (reward workers in several processes share the file)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(timing_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
-        os.write(fd, line.encode())
+        os.write(fd, f"{os.getpid()}\t{elapsed:.9f}{columns}\n".encode())
     finally:
         os.close(fd)
+    return result
 
 
 def ours(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
@@ -92,11 +88,7 @@ def alternate(data_source: str, solution_str: str, ground_truth: Any, extra_info
     scorer, name = (_ours, "ours") if (row // rows_per_step) % 2 == 0 else (_verl_default(), "verl")
     if name == "verl":
         kwargs = {k: v for k, v in kwargs.items() if k not in _VERL_KWARGS}
-    t0 = time.perf_counter()
-    result = scorer(data_source, solution_str, ground_truth, extra_info, **kwargs)
-    elapsed = time.perf_counter() - t0
-    _append(timing_log, f"{os.getpid()}\t{elapsed:.9f}\t{name}\t{row}\n")
-    return result
+    return _timed(scorer, data_source, solution_str, ground_truth, extra_info, timing_log, kwargs, f"\t{name}\t{row}")
 
 
 def _verl_default() -> Callable[..., Any]:

@@ -37,7 +37,7 @@ from verifiers.rewards._score import Score
 
 __all__ = ["ANSWER", "PLUGIN_ENV", "PLUGIN_GROUP", "TESTS", "CodeTests", "Reference", "ReferenceCodec", "Scorer",
            "TaskSpec", "TestsReference", "answer_row", "for_data_source", "get", "math_row", "mbpp_row", "names",
-           "register"]
+           "register", "sandbox_problem"]
 
 
 Reference = str | CodeTests  # a gold answer, or the tests a program must pass
@@ -236,6 +236,21 @@ def for_data_source(source: str) -> TaskSpec | None:
         if low == spec.name.lower() or low in (s.lower() for s in spec.data_sources):
             return spec
     return None
+
+
+def sandbox_problem(task: str) -> str | None:
+    """Why ``task``'s reward cannot run on this host, or ``None``.
+
+    Only a task whose reference is tests (MBPP, a code plug-in) runs programs; for it the sandbox is started and
+    one program run (`verifiers.sandbox.check`), so a missing bubblewrap is found before any generation.
+    """
+    spec = for_data_source(task)
+    if spec is None or spec.reference is not TESTS:
+        return None
+    from verifiers.sandbox import check
+
+    reason = check()
+    return f"task {spec.name} runs programs in the sandbox, which cannot start here: {reason}" if reason else None
 
 
 # ------------------------------------------------------------------ reading rows

@@ -539,23 +539,10 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
         problems.append(f"--gpus {o.gpus} but {visible} GPU(s) visible"
                         + (f" (CUDA_VISIBLE_DEVICES={cvd})" if cvd is not None else "")
                         + "; `--dry-run` checks a run on a machine without GPUs")
-    code_task = _runs_programs(_forced_task(p.extra_overrides) or o.dataset)
-    if code_task and (reason := _sandbox_check()):
-        problems.append(f"task {code_task} runs programs in the sandbox, which cannot start here: {reason}")
+    if sandbox := tasks.sandbox_problem(_forced_task(p.extra_overrides) or o.dataset):
+        problems.append(sandbox)
     if problems:
         raise ConfigError("cannot start verl here: " + "; ".join(problems) + " (--no-preflight skips this check)")
-
-
-def _runs_programs(task: str) -> str | None:
-    """``task``'s name when its reward executes code (its reference is tests), else ``None``."""
-    spec = tasks.for_data_source(task)
-    return spec.name if spec is not None and spec.reference is tasks.TESTS else None
-
-
-def _sandbox_check() -> str | None:
-    from verifiers import sandbox  # imported only for runs whose reward executes code
-
-    return sandbox.check()
 
 
 def _cuda_devices() -> int:

@@ -96,3 +96,18 @@ def test_a_plugin_cannot_take_over_a_built_in_task(site: Path) -> None:
     assert out.stderr.splitlines() == [("verifiers: task plug-in greedy_tasks failed to load (ConfigError: cannot "
                                         "register task 'gsm8k': task 'gsm8k' is already registered (pass replace=True "
                                         "to replace it)); its tasks are unavailable")]
+
+
+def test_a_code_plugin_task_needs_the_sandbox_as_mbpp_does(tmp_path: Path) -> None:
+    """`tasks.sandbox_problem` goes by the task's reference (tests), not by its name: a plug-in code task is checked."""
+    code = ('from verifiers import tasks\n'
+            'tasks.register(tasks.TaskSpec("mycode", tasks.get("mbpp").scorer, ("me/mycode",), tasks.mbpp_row,\n'
+            '                              scorer_name="mbpp", reference=tasks.TESTS))\n'
+            'for name in ("me/mycode", "mbpp", "gsm8k", "no-such-task"):\n'
+            '    print(tasks.sandbox_problem(name))\n')
+    env = os.environ | {"PYTHONPATH": SRC, "PATH": str(tmp_path / "empty-bin")}  # no bwrap to be found
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True)
+    mine, mbpp, gsm8k, unknown = out.stdout.splitlines()
+    assert mine.startswith("task mycode runs programs in the sandbox, which cannot start here: bubblewrap")
+    assert mbpp.startswith("task mbpp runs programs in the sandbox, which cannot start here: bubblewrap")
+    assert (gsm8k, unknown) == ("None", "None")

@@ -157,8 +157,10 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     if not problems:
         raise ConfigError(f"{cfg.dataset} ({cfg.data or 'default source'}, split {cfg.split}) has no problems"
                           + (f" with --limit {cfg.limit}" if cfg.limit is not None else ""))
-    if spec.reference is tasks.TESTS and _sandbox(cfg) == "local":
-        _require_sandbox(cfg.dataset)  # before the run folder and the model: nothing is written or loaded
+    # a code task's programs are scored after generation: a host that cannot run them is refused before the
+    # run folder and the model (on Ray the sandbox actors start with the scorer, on the cluster's nodes)
+    if _sandbox(cfg) == "local" and (sandbox := tasks.sandbox_problem(cfg.dataset)):
+        raise SandboxError(sandbox)
     run = RunDir(cfg.out or default_out(cfg))
     config = _config_record(cfg, template, model_path, problems)
     run.start(config, resume=cfg.resume)
@@ -268,15 +270,6 @@ def _backend_options(cfg: EvalConfig) -> dict[str, Any]:
 
 def _on_ray(cfg: EvalConfig) -> bool:
     return cfg.data_parallel > 1 or bool(cfg.ray_address)
-
-
-def _require_sandbox(task: str) -> None:
-    """`SandboxError` when this host cannot run ``task``'s programs (found before generating, not after)."""
-    from verifiers.sandbox import check
-
-    reason = check()
-    if reason:
-        raise SandboxError(f"task {task} runs programs in the sandbox, which cannot start here: {reason}")
 
 
 def _sandbox(cfg: EvalConfig) -> str:
