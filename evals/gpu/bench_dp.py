@@ -7,9 +7,17 @@ identical between the two runs.
 
     python evals/gpu/bench_dp.py MODEL --data DATA/gsm8k/test.jsonl --dataset gsm8k --dp 2 --out OUT
 
-``--batch-invariant`` passes the flag to both runs. With ``--flag-cost-gpu G`` a default-kernel engine runs the
-same single-engine evaluation on GPU G at the same time as the batch-invariant one on GPU 0 (fresh processes,
-a card each), which gives the flag's throughput cost under the same host load.
+Both runs draw chunks of the pending samples (``--no-fixed-batches``, the setting of R6.2 and R8.3) unless
+``--fixed-batches`` is given; ``--batch-invariant`` passes vLLM's kernels flag. With ``--baseline-gpu G`` the same
+single-engine evaluation with neither (``--no-fixed-batches``) runs on GPU G at the same time as the tested one on
+GPU 0 (fresh processes, a card each), which gives the tested flags' throughput cost under the same host load.
+``--resume-at K`` then cuts a copy of the single-engine run after K samples (mid-line, as a crash would) and
+resumes it in a fresh process.
+
+Random weights almost never sample the end token, so every response runs to ``--max-tokens``. ``--stop-every K``
+evaluates a view of the model whose ``generation_config.json`` also ends a response on every K-th token id (vLLM
+stops on all of them): a response then ends with probability about 1/K a token, so lengths spread out as a
+trained model's do, which is what batches that must drain (``--fixed-batches``) pay for.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -26,13 +35,33 @@ from typing import Any
 from compare_samples import compare, load  # this folder: python puts a script's folder on sys.path
 
 
+def stop_every_view(model: str, every: int, out: Path) -> str:
+    """A folder that is ``model`` (its files linked) but whose generation config ends on every ``every``-th id."""
+    view = out / f"model_stop{every}"
+    view.mkdir(parents=True, exist_ok=True)
+    for f in Path(model).iterdir():
+        if f.name != "generation_config.json" and not (view / f.name).exists():
+            (view / f.name).symlink_to(f.resolve())
+    gen_file = Path(model) / "generation_config.json"
+    gen = json.loads(gen_file.read_text()) if gen_file.is_file() else {}
+    vocab = json.loads((Path(model) / "config.json").read_text())["vocab_size"]
+    eos = gen.get("eos_token_id")
+    eos = [eos] if isinstance(eos, int) else list(eos or [])
+    gen["eos_token_id"] = eos + [i for i in range(every - 1, vocab, every) if i not in eos]
+    (view / "generation_config.json").write_text(json.dumps(gen))
+    return str(view)
+
+
 def start(model: str, args: argparse.Namespace, out: Path, dp: int, *, gpu: str = "0",
-          invariant: bool = False) -> tuple[subprocess.Popen[bytes], float]:
-    """Launch one `verifiers-eval checkpoint` (``gpu``: the single engine's card); returns it and its start time."""
+          flags: bool = True, resume: bool = False) -> tuple[subprocess.Popen[bytes], float]:
+    """Launch one `verifiers-eval checkpoint` (``gpu``: the single engine's card; ``flags``: with the flags under
+    test); returns it and its start time."""
     cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", model, "--task", args.dataset,
            "--data", args.data, "--backend", "vllm", "--n", str(args.n), "--temperature", "1.0", "--max-tokens",
            str(args.max_tokens), "--limit", str(args.limit), "--out", str(out), "--quiet", "--no-report",
-           "--tensor-parallel-size", "1", "--data-parallel", str(dp)] + (["--batch-invariant"] if invariant else [])
+           "--tensor-parallel-size", "1", "--data-parallel", str(dp)] + (tested_flags(args) if flags else
+                                                                          ["--no-fixed-batches"])
+    cmd += ["--resume"] if resume else []
     env = dict(os.environ)
     if dp == 1:
         env["CUDA_VISIBLE_DEVICES"] = gpu
@@ -52,8 +81,26 @@ def finish(proc: subprocess.Popen[bytes], t0: float, out: Path, dp: int) -> dict
             "tokens_per_s": round(t["generated_tokens"] / t["generate_s"], 1), "accuracy": metrics["accuracy"]}
 
 
-def run(model: str, args: argparse.Namespace, out: Path, dp: int) -> dict[str, Any]:
-    return finish(*start(model, args, out, dp, invariant=args.batch_invariant), out, dp)
+def tested_flags(args: argparse.Namespace) -> list[str]:
+    """Flags of the runs under test; without ``--fixed-batches`` they draw chunks (the setting of R6.2 and R8.3)."""
+    return ["--batch-invariant"] * args.batch_invariant + ["--fixed-batches" if args.fixed_batches else
+                                                           "--no-fixed-batches"]
+
+
+def run(model: str, args: argparse.Namespace, out: Path, dp: int, resume: bool = False) -> dict[str, Any]:
+    return finish(*start(model, args, out, dp, resume=resume), out, dp)
+
+
+def resumed_copy(args: argparse.Namespace, model: str, cut: int) -> dict[str, Any]:
+    """The single-engine run cut after ``cut`` samples and a torn half line, resumed on GPU 0; compared to it."""
+    single, torn = args.out / "single", args.out / "single_resumed"
+    shutil.rmtree(torn, ignore_errors=True)
+    shutil.copytree(single, torn)
+    lines = (torn / "samples.jsonl").read_text(encoding="utf-8").split("\n")
+    (torn / "samples.jsonl").write_text("\n".join(lines[:cut]) + "\n" + lines[cut][: len(lines[cut]) // 2],
+                                        encoding="utf-8")
+    wall = run(model, args, torn, 1, resume=True)["wall_s"]  # its metrics add up both sessions: only the wall time
+    return {"cut_after": cut, "wall_s": wall, "identical_to_single": compare(load(single), load(torn), None)["identical"]}
 
 
 def main() -> None:
@@ -66,25 +113,33 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=512)
     ap.add_argument("--limit", type=int, default=500)
     ap.add_argument("--batch-invariant", action="store_true", help="both runs with --batch-invariant")
-    ap.add_argument("--flag-cost-gpu", help="with --batch-invariant: a default engine on this GPU at the same time")
+    ap.add_argument("--fixed-batches", action="store_true", help="both runs with fixed batches (the CLI's default)")
+    ap.add_argument("--baseline-gpu", help="the single engine without the flags on this GPU at the same time")
+    ap.add_argument("--resume-at", type=int, help="also resume a copy of the single run cut after this many samples")
+    ap.add_argument("--stop-every", type=int, help="end responses on every K-th token id too (lengths spread out)")
     ap.add_argument("--wave", type=int, help="compare_samples.py --wave: the single engine's max_num_seqs")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    record: dict[str, Any] = {}
-    if args.flag_cost_gpu is not None:
-        default = start(args.model, args, args.out / "single_default", 1, gpu=args.flag_cost_gpu)
-    single = run(args.model, args, args.out / "single", 1)
+    model = stop_every_view(args.model, args.stop_every, args.out) if args.stop_every else args.model
+    record: dict[str, Any] = {"flags": tested_flags(args), "stop_every": args.stop_every}
+    if args.baseline_gpu is not None:
+        default = start(model, args, args.out / "single_default", 1, gpu=args.baseline_gpu, flags=False)
+    single = run(model, args, args.out / "single", 1)
     print(json.dumps(single), flush=True)
-    if args.flag_cost_gpu is not None:
+    if args.baseline_gpu is not None:
         base = finish(*default, args.out / "single_default", 1)
         print(json.dumps(base), flush=True)
-        record["default_kernels_concurrent"] = base
-        record["flag_throughput_ratio"] = round(single["tokens_per_s"] / base["tokens_per_s"], 3)
-        record["identical_to_default_kernels"] = compare(load(args.out / "single"),
-                                                         load(args.out / "single_default"), None)["identical"]
-    dp = run(args.model, args, args.out / f"dp{args.dp}", args.dp)
+        record["without_flags_concurrent"] = base
+        record["flags_throughput_ratio"] = round(single["tokens_per_s"] / base["tokens_per_s"], 3)
+        record["flags_after_load_ratio"] = round(base["after_load_s"] / single["after_load_s"], 3)
+        record["identical_without_flags"] = compare(load(args.out / "single"),
+                                                    load(args.out / "single_default"), None)["identical"]
+    dp = run(model, args, args.out / f"dp{args.dp}", args.dp)
     print(json.dumps(dp), flush=True)
+    if args.resume_at is not None:
+        record["resumed"] = resumed_copy(args, model, args.resume_at)
+        print(json.dumps(record["resumed"]), flush=True)
     where = compare(load(args.out / "single"), load(args.out / f"dp{args.dp}"), args.wave)
     record |= {"batch_invariant": args.batch_invariant, "single": single, "data_parallel": dp,
               "samples": where["samples"], "identical_samples": where["identical"], "differences": where,

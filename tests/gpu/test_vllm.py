@@ -3,7 +3,9 @@
 - child ``i`` of an ``n``-sample request with seed ``s`` draws what a single request with seed ``s + i`` draws;
 - a request's samples do not depend on the batch around it, its order, or how a request is split;
 - a chunked, interrupted and resumed evaluation writes the samples of one uninterrupted pass;
-- a data-parallel run (two engines as Ray actors) writes the samples of a single-engine run.
+- a data-parallel run (two engines as Ray actors) writes the samples of a single-engine run;
+- with fixed batches (the default: each batch whole and alone on one engine, its prefix cache emptied first through
+  vLLM's own ``reset_prefix_cache``), a data-parallel run and a run resumed mid-batch write the single-engine samples.
 """
 
 from __future__ import annotations
@@ -83,15 +85,17 @@ def _samples(run: Path) -> dict[tuple[str, int], str]:
 
 def test_chunked_interrupted_and_resumed_runs_equal_one_pass(engine: Any, gpu_tiny_model: Path,
                                                              tmp_path: Path) -> None:
-    one = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "one"), backend_factory=reuse_backend(engine)).run_dir
-    chunked = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "chunked", chunk_problems=7),
+    # chunks of the pending samples (--no-fixed-batches), resumed with another chunk size
+    one = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "one", fixed_batches=False),
+                         backend_factory=reuse_backend(engine)).run_dir
+    chunked = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "chunked", chunk_problems=7, fixed_batches=False),
                              backend_factory=reuse_backend(engine)).run_dir
     assert _samples(one) == _samples(chunked) and len(_samples(one)) == 160
     torn = tmp_path / "torn"
     shutil.copytree(one, torn)
     lines = (torn / "samples.jsonl").read_text().splitlines(keepends=True)
     (torn / "samples.jsonl").write_text("".join(lines[:53]) + lines[53][:40])  # a crash mid-append
-    resumed = run_checkpoint(_cfg(gpu_tiny_model, torn, resume=True, chunk_problems=5),
+    resumed = run_checkpoint(_cfg(gpu_tiny_model, torn, resume=True, chunk_problems=5, fixed_batches=False),
                              backend_factory=reuse_backend(engine))
     assert resumed.generated == 160 - 53
     assert _samples(torn) == _samples(one)
@@ -106,3 +110,37 @@ def test_data_parallel_run_equals_single_engine(engine: Any, gpu_tiny_model: Pat
     dp = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "dp", data_parallel=2,
                              backend_options={"gpu_memory_utilization": 0.25, "enforce_eager": True})).run_dir
     assert _samples(dp) == _samples(single)
+
+
+def _cli_run(model: Path, out: Path, *extra: str) -> None:
+    """`verifiers-eval checkpoint` in a fresh process, as a user runs it (its engine is its own)."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "verifiers_train.evaluation.cli", "checkpoint", str(model), "--task", "arith",
+           "--backend", "vllm", "--limit", "40", "--n", "4", "--temperature", "1.0", "--max-tokens", "48",
+           "--chunk-problems", "8", "--tensor-parallel-size", "1", "--gpu-memory-utilization", "0.12",
+           "--enforce-eager", "--quiet", "--no-report", "--out", str(out), *extra]
+    done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_fixed_batch_runs_equal_across_engines_and_resume(gpu_tiny_model: Path, tmp_path: Path) -> None:
+    # fixed batches are the default: each batch whole and alone in one engine (engine core in the run's process,
+    # prefix cache emptied first); the one-engine runs are CLI processes, the shared fixture engine is not one
+    import torch
+
+    _cli_run(gpu_tiny_model, tmp_path / "single")
+    single = _samples(tmp_path / "single")
+    assert len(single) == 160
+    torn = tmp_path / "torn"
+    shutil.copytree(tmp_path / "single", torn)
+    lines = (torn / "samples.jsonl").read_text().splitlines(keepends=True)
+    (torn / "samples.jsonl").write_text("".join(lines[:45]) + lines[45][:30])  # mid-batch (batches of 32 samples)
+    _cli_run(gpu_tiny_model, torn, "--resume")
+    assert _samples(torn) == single
+    if torch.cuda.device_count() < 2:
+        pytest.skip("the data-parallel half needs 2 GPUs (nvidia-h100-x2)")
+    dp = run_checkpoint(_cfg(gpu_tiny_model, tmp_path / "dp", data_parallel=2, chunk_problems=8,
+                             backend_options={"gpu_memory_utilization": 0.12, "enforce_eager": True})).run_dir
+    assert _samples(dp) == single

@@ -5,8 +5,8 @@ seeds) and return `Completion`s, so the run loop does not care which one it driv
 sample: sample ``j`` of a problem uses ``base_seed + j``. vLLM's parallel sampling gives child ``i`` of
 a request with ``SamplingParams(n=m, seed=s)`` the seed ``s + i``, so one vLLM request for samples
 ``j..j+m-1`` with seed ``base_seed + j`` draws with the seeds ``m`` single requests would use, in any
-batch (the same tokens too where the kernels' numerics do not depend on the batch: tests/gpu shows it on a
-tiny model; at real size in bfloat16 they can differ, evals/gpu/README.md R6.2).
+batch. The tokens also depend on the batch at real size in bfloat16 (evals/gpu/README.md R6.2), which is why
+the run loop draws fixed batches.
 """
 
 from __future__ import annotations

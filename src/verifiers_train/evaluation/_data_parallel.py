@@ -1,16 +1,15 @@
 """Data-parallel generation: N replicas of a backend, each a Ray actor owning its own GPU(s).
 
 Why actors and not Ray Data's LLM processor: the run loop stays the one single-engine runs use (its
-chunks, per-sample seeds, ``samples.jsonl`` appends and ``--resume``), and each replica is the very
-`VLLMBackend` a single-engine run builds. Samples are seeded per sample, so which replica draws a request
-does not change its seed. Where the engine's numerics do not depend on batch composition the samples are
-identical to a single-engine run's (the tiny model in tests/gpu); at real size in bfloat16 they are not
-byte-identical (28.5% at 0.5B, evals/gpu/README.md R6.2; 66.8% at 500 problems, with or without
-vLLM's batch-invariant kernels, R8.3), only drawn from the same distribution.
+batches, per-sample seeds, ``samples.jsonl`` appends and ``--resume``), and each replica is the very
+`VLLMBackend` a single-engine run builds. With fixed batches (the default, `generate_each`) every replica
+computes whole batches a single engine would compute, so the samples are byte-identical to a single-engine
+run's (0.5B on two H200s: 2,000/2,000, evals/gpu/README.md R9.2). With ``--no-fixed-batches`` each chunk is
+split over the replicas (`generate`): same seeds, but at real size in bfloat16 not the same samples (R6.2).
 
-Prompts are rendered in the driver with the model's tokenizer (as `VLLMBackend.render` does); a chunk's
-requests are split over the replicas by pending sample count, longest prompts first, and generated
-concurrently. On a Ray cluster (``ray_address="auto"`` or ``RAY_ADDRESS``) the replicas land on any node
+Prompts are rendered in the driver with the model's tokenizer (as `VLLMBackend.render` does). A fixed batch
+goes whole to the next free replica; a chunk's requests are split over the replicas by pending sample count,
+longest prompts first, and generated concurrently. On a Ray cluster (``ray_address="auto"`` or ``RAY_ADDRESS``) the replicas land on any node
 with free GPUs; the model path must be readable there and this package importable.
 """
 
@@ -18,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from verifiers.errors import ConfigError
@@ -127,6 +126,33 @@ class DataParallelBackend:
         order = {req.problem_index: i for i, req in enumerate(requests)}
         return sorted((c for part in self._ray.get(refs) for c in part),
                       key=lambda c: (order[c.problem_index], c.sample_index))
+
+    def generate_each(self, batches: Iterable[list[GenerationRequest]], sampling: SamplingConfig
+                      ) -> Iterator[tuple[list[GenerationRequest], list[Completion]]]:
+        """Each batch whole on one replica, one batch per replica at a time; yields (batch, completions) in order.
+
+        A replica takes the next batch as soon as it is free, so replicas stay busy when batches take unequal
+        times; a batch's completions come back as that replica returns them (request order).
+        """
+        todo = iter(batches)
+        free = list(range(len(self._actors)))
+        running: dict[Any, tuple[int, int, list[GenerationRequest]]] = {}  # ref -> (batch no., replica, batch)
+        done: dict[int, tuple[list[GenerationRequest], list[Completion]]] = {}
+        submitted = emitted = 0
+        while True:  # closed early (^C, an error), the batches still running end with the actors in `close`
+            while free and (batch := next(todo, None)) is not None:
+                replica = free.pop(0)
+                running[self._actors[replica].generate.remote(batch, sampling)] = (submitted, replica, batch)
+                submitted += 1
+            if not running:
+                return
+            ready, _ = self._ray.wait(list(running), num_returns=1)
+            number, replica, batch = running.pop(ready[0])
+            done[number] = (batch, self._ray.get(ready[0]))
+            free.append(replica)
+            while emitted in done:
+                yield done.pop(emitted)
+                emitted += 1
 
     def close(self) -> None:
         """Shut every replica's engine down and end the actors."""

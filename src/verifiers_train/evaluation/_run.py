@@ -1,8 +1,9 @@
 """`verifiers-eval checkpoint`: generate, score and summarize one model on one dataset, resumably.
 
-The loop: render each problem's prompt, generate its missing samples chunk by chunk, score a chunk in
-the background while the next one generates, append scored samples to ``samples.jsonl``, then write
-``metrics.json`` and the report from the file (so a resumed run summarizes everything it holds).
+The loop: render each problem's prompt, generate its missing samples batch by batch (fixed batches by default,
+so the samples do not depend on the engine count or the resume point), score a batch in the background while
+the next ones generate, append scored samples to ``samples.jsonl``, then write ``metrics.json`` and the report
+from the file (so a resumed run summarizes everything it holds).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -22,7 +23,13 @@ from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError, SandboxError, one_of
 from verifiers_train import console
 from verifiers_train.evaluation._backend_factory import BACKENDS, make_backend
-from verifiers_train.evaluation._backends import Backend, GenerationRequest, SamplingConfig, base_seed
+from verifiers_train.evaluation._backends import (
+    Backend,
+    Completion,
+    GenerationRequest,
+    SamplingConfig,
+    base_seed,
+)
 from verifiers_train.evaluation._data_parallel import DataParallelBackend
 from verifiers_train.evaluation._models import model_fingerprint, resolve_model
 from verifiers_train.evaluation._rundir import RunDir
@@ -32,6 +39,11 @@ from verifiers_train.evaluation._scoring import BackgroundScorer, job_for, score
 # Problems per generation call, by backend: vLLM batches best with many prompts at once (a crash loses at most
 # one chunk), the HF loop decodes one problem at a time anyway, so small chunks give a live progress bar.
 DEFAULT_CHUNK_PROBLEMS = {"vllm": 1024, "hf": 8}
+# --fixed-batches: samples a batch holds by default (vLLM's max_num_seqs on cards of 70 GiB or more, so a batch is
+# one scheduler wave there); a batch is this many samples' worth of whole problems, whatever the engine count.
+FIXED_BATCH_SAMPLES = {"vllm": 1024, "hf": 8}
+
+Pending = list[tuple[int, Problem, tuple[int, ...]]]  # (problem index, problem, sample indices to draw)
 
 
 @dataclass(frozen=True)
@@ -53,7 +65,14 @@ class EvalConfig:
         dtype: model dtype (``auto``, ``bfloat16``, ``float16``, ``float32``).
         out: run directory; default ``eval_runs/<model>-<dataset>-n<n>-t<temperature>-s<seed>``.
         resume: continue the run in ``out`` instead of refusing to touch it.
-        chunk_problems: problems per generation call (default `DEFAULT_CHUNK_PROBLEMS` of the backend).
+        chunk_problems: problems per batch (default `FIXED_BATCH_SAMPLES` // ``n``); without ``fixed_batches``,
+            problems per generation call (default `DEFAULT_CHUNK_PROBLEMS` of the backend times ``data_parallel``).
+        fixed_batches: (default) samples independent of ``data_parallel`` and of where a run was resumed: the
+            problems are cut into fixed batches, each generated whole and alone by one engine (vLLM: engine core in
+            this process, prefix cache emptied first), and a batch with any sample missing is generated again in
+            full (only the missing samples are written). Every run then computes the same batches, so it draws
+            the same samples on the same GPU model and software (evals/gpu/README.md R9). Off: chunks of the
+            pending samples, split over the replicas (the samples then depend on both, R6.2).
         score_workers: the scorer's ``score_batch`` parallelism (``None``: its own choice).
         merge_dir: where a verl checkpoint is merged (default under ``$VERIFIERS_CACHE``).
         backend_options: extra backend arguments (``tensor_parallel_size``, ``gpu_memory_utilization``...).
@@ -84,6 +103,7 @@ class EvalConfig:
     out: str | None = None
     resume: bool = False
     chunk_problems: int | None = None
+    fixed_batches: bool = True
     score_workers: int | None = None
     merge_dir: str | None = None
     backend_options: dict[str, Any] = field(default_factory=dict)
@@ -163,11 +183,14 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         raise SandboxError(sandbox)
     run = RunDir(cfg.out or default_out(cfg))
     config = _config_record(cfg, template, model_path, problems)
+    if cfg.resume:
+        _check_batches(run, config["fixed_batch_problems"])
     run.start(config, resume=cfg.resume)
     done = run.read_samples()  # also cuts a torn last line left by a crash
     have = {(s["problem_id"], int(s["sample_index"])) for s in done}
     pending = [(i, p, tuple(j for j in range(cfg.n) if (p.id, j) not in have)) for i, p in enumerate(problems)]
     pending = [x for x in pending if x[2]]
+    batches = _fixed_batches(cfg, problems, pending) if cfg.fixed_batches else _chunks(cfg, pending)
     previous = run.read_metrics().get("timing", {}) if cfg.resume else {}
     timing = {"load_s": 0.0, "generate_s": 0.0, "score_wait_s": 0.0, "prompts": 0, "generated_tokens": 0}
     generated = 0
@@ -178,8 +201,8 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         timing["load_s"] = time.perf_counter() - t0
         scorer = BackgroundScorer(cfg.dataset, cfg.preset, template, cfg.score_workers, sandbox=_sandbox(cfg))
         try:
-            generated = _generate_and_score(cfg, template, sampling, backend, scorer, run, problems, pending,
-                                            len(done), timing)
+            generated = _generate_and_score(cfg, template, sampling, backend, scorer, run, problems, batches,
+                                            have, len(done), timing)
         finally:
             scorer.close()
             backend.close()
@@ -191,20 +214,72 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     return RunResult(run.path, metrics, generated)
 
 
+def fixed_batch_problems(cfg: EvalConfig) -> int | None:
+    """Problems per batch of a ``fixed_batches`` run (``None`` without it); recorded and checked on resume."""
+    if not cfg.fixed_batches:
+        return None
+    return cfg.chunk_problems or max(1, FIXED_BATCH_SAMPLES.get(cfg.backend, 64) // cfg.n)
+
+
+def _check_batches(run: RunDir, size: int | None) -> None:
+    """Refuse to resume a run with other batches than it was drawn in, naming the flags that match it."""
+    if not (run.config_path.is_file() and run.samples_path.is_file()):
+        return
+    was = run.read_config().get("fixed_batch_problems")
+    if was != size:
+        drawn = f"in fixed batches of {was} problems" if was else "in chunks (an older run, or --no-fixed-batches)"
+        fix = f"--chunk-problems {was}" if was else "--no-fixed-batches"
+        raise ConfigError(f"cannot resume {run.path}: its samples were drawn {drawn}, so the rest must be too; "
+                          f"add {fix} (or start a new --out)")
+
+
+def _chunks(cfg: EvalConfig, pending: Pending) -> list[Pending]:
+    """Default batching: the pending samples in chunks; data parallel gives every replica a default-sized share."""
+    size = cfg.chunk_problems or DEFAULT_CHUNK_PROBLEMS.get(cfg.backend, 64) * cfg.data_parallel
+    return [pending[start : start + size] for start in range(0, len(pending), size)]
+
+
+def _fixed_batches(cfg: EvalConfig, problems: Sequence[Problem], pending: Pending) -> list[Pending]:
+    """``fixed_batches``: every batch of the whole problem list that misses a sample, with all its samples."""
+    size = fixed_batch_problems(cfg) or 1
+    todo = {i for i, _, _ in pending}
+    every = tuple(range(cfg.n))
+    return [[(i, problems[i], every) for i in range(start, min(start + size, len(problems)))]
+            for start in range(0, len(problems), size) if todo.intersection(range(start, start + size))]
+
+
+def _generate_each(backend: Backend, batches: Iterable[list[GenerationRequest]], sampling: SamplingConfig,
+                   whole: bool) -> Generator[tuple[list[GenerationRequest], list[Completion]], None, None]:
+    """Each batch with its completions, in order. ``whole``: a data-parallel backend gives each batch to one
+    replica, several batches at once (`DataParallelBackend.generate_each`); otherwise one call per batch."""
+    each = getattr(backend, "generate_each", None) if whole else None
+    if each is not None:
+        yield from each(batches, sampling)
+        return
+    for requests in batches:
+        yield requests, backend.generate(requests, sampling)
+
+
 def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig, backend: Backend,
-                        scorer: BackgroundScorer, run: RunDir, problems: Sequence[Problem],
-                        pending: list[tuple[int, Problem, tuple[int, ...]]], already: int,
-                        timing: dict[str, float]) -> int:
-    """Generate pending samples chunk by chunk; score each chunk while the next one generates."""
+                        scorer: BackgroundScorer, run: RunDir, problems: Sequence[Problem], batches: list[Pending],
+                        have: set[tuple[str, int]], already: int, timing: dict[str, float]) -> int:
+    """Generate the batches in order; score each one while the next ones generate. Samples already in the run
+    (``have``, which a fixed batch draws again) are not written twice."""
     from verifiers_train.templates import build_messages
 
     total = len(problems) * cfg.n
-    # data parallel: every replica gets a default-sized share of each chunk
-    chunk_size = cfg.chunk_problems or DEFAULT_CHUNK_PROBLEMS.get(cfg.backend, 64) * cfg.data_parallel
     written = 0
     correct = 0
     inflight: list[tuple[Future[list[dict[str, Any]]], list[SampleRow]]] = []
     mode = console.choose_progress("auto", console.stderr_line) if cfg.progress else "off"
+
+    def requests_of(batch: Pending) -> list[GenerationRequest]:
+        out = []
+        for i, problem, samples in batch:
+            text, ids = backend.render(build_messages(problem, template, cfg.system_prompt))
+            out.append(GenerationRequest(i, text, ids, samples, base_seed(cfg.seed, problem.id)))
+        return out
+
     with console.progress(mode, "eval", total, console.stderr_line, done=already) as bar:
 
         def drain(block: bool) -> None:
@@ -222,26 +297,27 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
                 tps = timing["generated_tokens"] / timing["generate_s"] if timing["generate_s"] else 0.0
                 bar(len(rows), f"acc {correct / max(written, 1):.1%}  {tps:,.0f} tok/s")
 
+        stream = _generate_each(backend, map(requests_of, batches), sampling, whole=cfg.fixed_batches)
         try:
-            for start in range(0, len(pending), chunk_size):
-                chunk = pending[start : start + chunk_size]
-                requests, prompts = [], {}
-                for i, problem, missing in chunk:
-                    text, ids = backend.render(build_messages(problem, template, cfg.system_prompt))
-                    prompts[i] = text
-                    requests.append(GenerationRequest(i, text, ids, missing, base_seed(cfg.seed, problem.id)))
+            while True:
                 t0 = time.perf_counter()
-                completions = backend.generate(requests, sampling)
+                try:
+                    requests, completions = next(stream)
+                except StopIteration:
+                    break
                 timing["generate_s"] += time.perf_counter() - t0
                 timing["prompts"] += len(requests)
                 timing["generated_tokens"] += sum(c.response_tokens for c in completions)
+                prompts = {r.problem_index: r.prompt for r in requests}
+                new = [c for c in completions if (problems[c.problem_index].id, c.sample_index) not in have]
                 rows = [sample_row(problems[c.problem_index], c.sample_index, c.seed, prompts[c.problem_index], c.text,
-                                   c.response_tokens, c.finish_reason) for c in completions]
-                jobs = [job_for(problems[c.problem_index], c.text, cfg.dataset) for c in completions]
+                                   c.response_tokens, c.finish_reason) for c in new]
+                jobs = [job_for(problems[c.problem_index], c.text, cfg.dataset) for c in new]
                 inflight.append((scorer.submit(jobs), rows))
                 drain(block=False)
         finally:
-            # also on ^C or a backend crash: save every chunk already generated before giving up
+            # also on ^C or a backend crash: save every batch already generated before giving up
+            stream.close()
             drain(block=True)
     return written
 
@@ -253,7 +329,7 @@ def _config_record(cfg: EvalConfig, template: str, model_path: str,
     data_hash = hashlib.sha256()
     for p in problems:
         data_hash.update(json.dumps([p.id, p.question, p.gold, list(p.tests)]).encode())
-    rec.update(template=template, model_path=model_path, model_fingerprint=model_fingerprint(model_path),
+    rec.update(fixed_batch_problems=fixed_batch_problems(cfg), template=template, model_path=model_path, model_fingerprint=model_fingerprint(model_path),
                data_fingerprint=data_hash.hexdigest()[:16], problems=len(problems),
                data=os.path.abspath(cfg.data) if cfg.data and os.path.exists(cfg.data) else cfg.data)
     return rec
@@ -263,6 +339,8 @@ def _backend_options(cfg: EvalConfig) -> dict[str, Any]:
     opts = {"dtype": cfg.dtype, **cfg.backend_options}
     if cfg.backend == "vllm":
         opts.setdefault("seed", cfg.seed)
+        if cfg.fixed_batches:  # a batch must not reuse prompt KV computed in another batch
+            opts["isolate_batches"] = True
     if _on_ray(cfg):
         opts.update(replicas=cfg.data_parallel, ray_address=cfg.ray_address)
     return opts

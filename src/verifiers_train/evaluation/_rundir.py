@@ -20,7 +20,7 @@ METRICS_FILE = "metrics.json"
 # Settings that decide what is generated and how it is judged: a resumed run must match them all.
 IDENTITY_KEYS = ("model", "model_fingerprint", "dataset", "data", "data_fingerprint", "split", "template",
                  "system_prompt", "preset", "backend", "dtype", "n", "temperature", "top_p", "max_tokens",
-                 "limit", "seed")
+                 "limit", "seed", "fixed_batch_problems")
 
 
 class RunDir:

@@ -62,15 +62,22 @@ class VLLMBackend:
         seed: engine seed (per-request seeds decide the samples; this only covers unseeded paths).
         batch_invariant: vLLM's batch-invariant kernels (``VLLM_BATCH_INVARIANT=1``, beta, Hopper or newer).
             In one engine at up to 512 sequences a batch they remove most of a sample's dependence on its
-            batch; a data-parallel run of a 0.5B model was still not byte-identical to one engine with them
-            (evals/gpu/README.md R8.3, R8.4).
+            batch; with the old chunks a data-parallel run of a 0.5B model was still not byte-identical to one
+            engine with them (evals/gpu/README.md R8.3, R8.4). Fixed batches (``isolate_batches``) are.
+        isolate_batches: each `generate` call computed alone (``--fixed-batches``): the engine core runs in this
+            process (``VLLM_ENABLE_V1_MULTIPROCESSING=0``), so every request of a call reaches the scheduler before
+            its first step (in its own process the engine starts stepping on the requests that have arrived, which
+            varies from run to run: evals/gpu/README.md R9; vLLM reseeds this process's global random state
+            then), and the prefix cache is emptied before each call, so no call reuses prompt KV computed in
+            another call's batch.
     """
 
     name = "vllm"
 
     def __init__(self, model: str, *, dtype: str = "auto", tensor_parallel_size: int | None = None,
                  gpu_memory_utilization: float = 0.85, max_model_len: int | None = None,
-                 enforce_eager: bool = False, seed: int = 0, batch_invariant: bool = False) -> None:
+                 enforce_eager: bool = False, seed: int = 0, batch_invariant: bool = False,
+                 isolate_batches: bool = False) -> None:
         if importlib.util.find_spec("vllm") is None:
             raise ConfigError("the vllm backend needs vLLM (pip install vllm, on a GPU machine); "
                               "use --backend hf on CPU")
@@ -79,11 +86,14 @@ class VLLMBackend:
             os.environ.setdefault("VLLM_USE_FLASHINFER_SAMPLER", "0")
         if batch_invariant:  # read when the engine starts; its worker processes inherit it
             os.environ["VLLM_BATCH_INVARIANT"] = "1"
+        if isolate_batches:
+            os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
         from vllm import LLM
 
         model_dir = model if os.path.isdir(model) else None
         self.tensor_parallel_size = tensor_parallel_size or pick_tensor_parallel(visible_gpu_count(), model_dir)
         self.tokenizer = load_tokenizer(model)
+        self.isolate_batches = isolate_batches
         self.llm = LLM(model=model, dtype=dtype, tensor_parallel_size=self.tensor_parallel_size,
                        gpu_memory_utilization=gpu_memory_utilization, enforce_eager=enforce_eager, seed=seed,
                        **({"max_model_len": max_model_len} if max_model_len else {}))
@@ -106,6 +116,8 @@ class VLLMBackend:
                 params.append(SamplingParams(n=length, temperature=sampling.temperature, top_p=sampling.top_p,
                                              max_tokens=sampling.max_tokens, seed=req.base_seed + start))
                 owners.append((req, start))
+        if self.isolate_batches and not self.llm.reset_prefix_cache():
+            raise RuntimeError("vLLM did not empty its prefix cache (requests still running)")
         outputs = self.llm.generate(prompts, params, use_tqdm=False)
         completions: list[Completion] = []
         for (req, start), out in zip(owners, outputs, strict=True):

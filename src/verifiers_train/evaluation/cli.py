@@ -81,7 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--dtype", default="auto", help="auto, bfloat16, float16, float32")
     ck.add_argument("-o", "--out", help="run folder (default eval_runs/<model>-<dataset>-n<N>-t<T>-s<S>)")
     ck.add_argument("--resume", action="store_true", help="continue the run in --out (settings must match)")
-    ck.add_argument("--chunk-problems", type=int, help="problems per generation call (default: vllm 1024, hf 8)")
+    ck.add_argument("--chunk-problems", type=int, help="problems per batch (default: 1024 samples' worth with vllm, "
+                    "8 with hf); with --no-fixed-batches, per generation call (vllm 1024, hf 8, times --data-parallel)")
+    ck.add_argument("--fixed-batches", action=argparse.BooleanOptionalAction, default=True,
+                    help="the same samples whatever --data-parallel and wherever a run was resumed (same GPU model and "
+                         "software): fixed batches of problems, each generated whole and alone by one engine")
     ck.add_argument("--workers", type=WORKERS, help="score_batch parallelism (default: the scorer's choice)")
     hidden_alias(ck, "--score-workers", "workers", type=WORKERS)
     ck.add_argument("--merge-dir", help="where to merge a verl checkpoint (default under $VERIFIERS_CACHE)")
@@ -92,8 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--enforce-eager", action="store_true", help="vllm: no CUDA graphs (faster start)")
     ck.add_argument("--batch-invariant", action="store_true",
                     help="vllm: vLLM's batch-invariant kernels (VLLM_BATCH_INVARIANT=1, beta, Hopper or newer) in every "
-                         "engine; at real size they did not make data-parallel runs byte-identical to one engine "
-                         "(evals/gpu/README.md R8.3)")
+                         "engine; identical samples across engines and resumes come from fixed batches, not from "
+                         "these kernels (evals/gpu/README.md R8.3, R9)")
     ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
                     help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
                          "here); same seeds, run folder and resume as one engine")

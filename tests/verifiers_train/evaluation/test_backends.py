@@ -56,10 +56,16 @@ class FakeLLM:
 
     kwargs: dict[str, Any]
     calls: list[tuple[list[Any], list[FakeSamplingParams]]] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+
+    def reset_prefix_cache(self) -> bool:
+        self.events.append("reset")
+        return True
 
     def generate(self, prompts: list[Any], params: list[FakeSamplingParams], use_tqdm: bool = True) -> list[Any]:
         assert isinstance(params, list) and len(prompts) == len(params) and use_tqdm is False
         self.calls.append((prompts, params))
+        self.events.append("generate")
         outs = []
         for prompt, p in zip(prompts, params, strict=True):
             assert isinstance(prompt, dict) and prompt["prompt_token_ids"]
@@ -84,7 +90,7 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch) -> list[FakeLLM]:
     monkeypatch.setitem(sys.modules, "vllm", mod)
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: object() if name == "vllm" else None)
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1,2")
-    for name in ("VLLM_USE_FLASHINFER_SAMPLER", "VLLM_BATCH_INVARIANT"):  # what the backend sets is undone after
+    for name in ("VLLM_USE_FLASHINFER_SAMPLER", "VLLM_BATCH_INVARIANT", "VLLM_ENABLE_V1_MULTIPROCESSING"):  # what the backend sets is undone after
         monkeypatch.setenv(name, "")
         monkeypatch.delenv(name)
     return made
@@ -273,6 +279,23 @@ def test_batch_invariant_flag_reaches_the_engine_environment(fake_vllm: list[Fak
     assert os.environ["VLLM_BATCH_INVARIANT"] == "1"  # set before the engine starts (its workers inherit it)
     saved = json.loads((tmp_path / "run" / "config.json").read_text())
     assert saved["backend_options"]["batch_invariant"] is True  # recorded with the run
+
+
+def test_fixed_batches_run_each_batch_alone_in_the_engine(fake_vllm: list[FakeLLM], tiny_model: Path,
+                                                         tiny_data: Path, tmp_path: Path) -> None:
+    import os
+
+    from verifiers_train.evaluation.cli import main
+
+    args = ["checkpoint", str(tiny_model), "--task", "arith", "--data", str(tiny_data), "--backend", "vllm",
+            "--limit", "5", "--chunk-problems", "2", "--quiet", "--no-report"]
+    assert main([*args, "--no-fixed-batches", "--out", str(tmp_path / "chunks")]) == 0
+    assert fake_vllm[-1].events == ["generate"] * 3  # the cache kept across calls
+    assert "VLLM_ENABLE_V1_MULTIPROCESSING" not in os.environ
+    assert main([*args, "--out", str(tmp_path / "fixed")]) == 0  # the default
+    assert os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] == "0"  # every request queued before the first step
+    assert fake_vllm[-1].events == ["reset", "generate"] * 3  # problems 0-1, 2-3, 4
+    assert [len(prompts) for prompts, _ in fake_vllm[-1].calls] == [2, 2, 1]
 
 
 @pytest.mark.parametrize("flag", [["--batch-invariant"], ["--enforce-eager"], ["--tensor-parallel-size", "2"],

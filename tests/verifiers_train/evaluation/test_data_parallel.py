@@ -82,6 +82,18 @@ def test_data_parallel_run_writes_the_single_engine_samples_and_resumes_across_m
     assert _key(RunDir(part).read_samples()) == _key(a)
 
 
+def test_fixed_batches_on_replicas_write_the_single_engine_samples(
+        local_ray: Any, tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
+    # each batch whole on one replica, three batches over two replicas, gathered back in order
+    kw = {"fixed_batches": True, "chunk_problems": 2}
+    single = run_checkpoint(_cfg(tiny_model, tiny_data, tmp_path / "single", **kw))
+    dp = run_checkpoint(_cfg(tiny_model, tiny_data, tmp_path / "dp", data_parallel=2, **kw))
+    a, b = RunDir(single.run_dir).read_samples(), RunDir(dp.run_dir).read_samples()
+    assert [(s["problem_id"], s["sample_index"]) for s in a] == [(s["problem_id"], s["sample_index"]) for s in b]
+    assert _key(a) == _key(b) and len(b) == 6 * 3
+    assert dp.metrics["timing"]["prompts"] == 6
+
+
 def test_bad_data_parallel_settings_fail_before_any_work(tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="data-parallel"):
         run_checkpoint(_cfg(tiny_model, tiny_data, tmp_path / "x", data_parallel=0))
