@@ -56,6 +56,13 @@ def reuse_backend(backend: Backend) -> Callable[..., Backend]:
         def generate(self, requests: Any, sampling: Any) -> Any:
             return backend.generate(requests, sampling)
 
+        def generate_each(self, batches: Any, sampling: Any) -> Any:
+            """Fixed batches as the backend deals them out (whole to each replica), else one call each."""
+            each = getattr(backend, "generate_each", None)
+            if each is not None:
+                return each(batches, sampling)
+            return ((batch, backend.generate(batch, sampling)) for batch in batches)
+
         def close(self) -> None:
             """The owner closes the backend, not the run that borrowed it."""
 

@@ -132,7 +132,9 @@ class DataParallelBackend:
         """Each batch whole on one replica, one batch per replica at a time; yields (batch, completions) in order.
 
         A replica takes the next batch as soon as it is free, so replicas stay busy when batches take unequal
-        times; a batch's completions come back as that replica returns them (request order).
+        times; a batch's completions come back as that replica returns them (request order). Batches finished
+        ahead of a slower one wait for it (at most two per replica are handed out ahead), so an interrupted run
+        loses few finished batches.
         """
         todo = iter(batches)
         free = list(range(len(self._actors)))
@@ -140,7 +142,7 @@ class DataParallelBackend:
         done: dict[int, tuple[list[GenerationRequest], list[Completion]]] = {}
         submitted = emitted = 0
         while True:  # closed early (^C, an error), the batches still running end with the actors in `close`
-            while free and (batch := next(todo, None)) is not None:
+            while free and submitted - emitted < 2 * len(self._actors) and (batch := next(todo, None)) is not None:
                 replica = free.pop(0)
                 running[self._actors[replica].generate.remote(batch, sampling)] = (submitted, replica, batch)
                 submitted += 1
@@ -157,10 +159,12 @@ class DataParallelBackend:
     def close(self) -> None:
         """Shut every replica's engine down and end the actors."""
         actors, self._actors = self._actors, []
+        # a replica still generating (after ^C) closes when its batch ends: 60 s in all, not per replica, then kill
+        closing = [a.close.remote() for a in actors]
+        try:
+            self._ray.wait(closing, num_returns=len(closing), timeout=60)
+        except Exception:  # noqa: BLE001, S110 - a dead replica has nothing left to free
+            pass
         for a in actors:
-            try:
-                self._ray.get(a.close.remote(), timeout=60)
-            except Exception:  # noqa: BLE001, S110 - a dead replica has nothing left to free
-                pass
             self._ray.kill(a)
 

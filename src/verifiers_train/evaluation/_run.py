@@ -36,12 +36,12 @@ from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.evaluation._samples import SampleRow, finish_run, sample_row
 from verifiers_train.evaluation._scoring import BackgroundScorer, job_for, scorer_config
 
-# Problems per generation call, by backend: vLLM batches best with many prompts at once (a crash loses at most
-# one chunk), the HF loop decodes one problem at a time anyway, so small chunks give a live progress bar.
-DEFAULT_CHUNK_PROBLEMS = {"vllm": 1024, "hf": 8}
-# --fixed-batches: samples a batch holds by default (vLLM's max_num_seqs on cards of 70 GiB or more, so a batch is
-# one scheduler wave there); a batch is this many samples' worth of whole problems, whatever the engine count.
+# Fixed batches (the default): samples a batch holds by default, by backend (vLLM's max_num_seqs on cards of 70 GiB
+# or more, so a batch is one scheduler wave there; the HF loop decodes one problem at a time anyway, so small
+# batches give a live progress bar); a batch is this many samples' worth of whole problems, whatever the engine count.
 FIXED_BATCH_SAMPLES = {"vllm": 1024, "hf": 8}
+# --no-fixed-batches: problems per generation call, by backend (times the replicas with data parallelism).
+DEFAULT_CHUNK_PROBLEMS = {"vllm": 1024, "hf": 8}
 
 Pending = list[tuple[int, Problem, tuple[int, ...]]]  # (problem index, problem, sample indices to draw)
 
@@ -184,7 +184,8 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     run = RunDir(cfg.out or default_out(cfg))
     config = _config_record(cfg, template, model_path, problems)
     if cfg.resume:
-        _check_batches(run, config["fixed_batch_problems"])
+        _check_batches(run, cfg, config["fixed_batch_problems"])
+        _note_engine_changes(run, cfg)
     run.start(config, resume=cfg.resume)
     done = run.read_samples()  # also cuts a torn last line left by a crash
     have = {(s["problem_id"], int(s["sample_index"])) for s in done}
@@ -221,20 +222,44 @@ def fixed_batch_problems(cfg: EvalConfig) -> int | None:
     return cfg.chunk_problems or max(1, FIXED_BATCH_SAMPLES.get(cfg.backend, 64) // cfg.n)
 
 
-def _check_batches(run: RunDir, size: int | None) -> None:
-    """Refuse to resume a run with other batches than it was drawn in, naming the flags that match it."""
-    if not (run.config_path.is_file() and run.samples_path.is_file()):
+def _check_batches(run: RunDir, cfg: EvalConfig, size: int | None) -> None:
+    """Refuse to resume a run with other batches than it was drawn in, naming the flags that match it.
+
+    Only when the settings the default batch size derives from (``n``, backend) match: otherwise those are what
+    changed, and `RunDir.start` names them.
+    """
+    if not (run.config_path.is_file() and run.samples_path.is_file() and run.read_samples(repair=False)):
+        return  # nothing drawn yet: any batches will do
+    old = run.read_config()
+    was = old.get("fixed_batch_problems")
+    if was == size or old.get("n") != cfg.n or old.get("backend") != cfg.backend:
         return
-    was = run.read_config().get("fixed_batch_problems")
-    if was != size:
-        drawn = f"in fixed batches of {was} problems" if was else "in chunks (an older run, or --no-fixed-batches)"
-        fix = f"--chunk-problems {was}" if was else "--no-fixed-batches"
-        raise ConfigError(f"cannot resume {run.path}: its samples were drawn {drawn}, so the rest must be too; "
-                          f"add {fix} (or start a new --out)")
+    if not was:
+        raise ConfigError(f"cannot resume {run.path}: its samples were drawn in chunks (an older run, or "
+                          "--no-fixed-batches), so the rest must be too; add --no-fixed-batches (or start a new --out)")
+    fix = f"--chunk-problems {was}" + (" without --no-fixed-batches" if size is None else "")
+    raise ConfigError(f"cannot resume {run.path}: its samples were drawn in fixed batches of {was} problems, so the "
+                      f"rest must be too; resume with {fix} (or start a new --out)")
+
+
+# engine settings that change a sample's numbers (not only speed); a resume may change them, with a note
+_ENGINE_NUMERICS = ("tensor_parallel_size", "batch_invariant", "enforce_eager", "max_model_len")
+
+
+def _note_engine_changes(run: RunDir, cfg: EvalConfig) -> None:
+    """One line on stderr when a resume computes with other engine settings than the saved samples were."""
+    if not (run.config_path.is_file() and run.samples_path.is_file() and run.read_samples(repair=False)):
+        return
+    old = run.read_config().get("backend_options") or {}
+    changed = [f"{k}: {old.get(k)!r} -> {cfg.backend_options.get(k)!r}" for k in _ENGINE_NUMERICS
+               if old.get(k) != cfg.backend_options.get(k)]
+    if changed:
+        console.stderr_line(f"note: resuming {run.path} with other engine settings ({'; '.join(changed)}): the new "
+                            "samples may not match an uninterrupted run's byte for byte")
 
 
 def _chunks(cfg: EvalConfig, pending: Pending) -> list[Pending]:
-    """Default batching: the pending samples in chunks; data parallel gives every replica a default-sized share."""
+    """``--no-fixed-batches``: the pending samples in chunks; data parallel gives every replica a default-sized share."""
     size = cfg.chunk_problems or DEFAULT_CHUNK_PROBLEMS.get(cfg.backend, 64) * cfg.data_parallel
     return [pending[start : start + size] for start in range(0, len(pending), size)]
 

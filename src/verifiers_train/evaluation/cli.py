@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "these kernels (evals/gpu/README.md R8.3, R9)")
     ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
                     help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
-                         "here); same seeds, run folder and resume as one engine")
+                         "here); same seeds, run folder, resume and samples as one engine of that size")
     ck.add_argument("--ray-address", help="run the engines on an existing Ray cluster ('auto': this host's)")
     ck.add_argument("--sandbox", choices=("local", "ray"),
                     help="mbpp: run programs on this host or in Ray sandbox actors (default: ray with "

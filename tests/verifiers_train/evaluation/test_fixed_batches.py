@@ -104,9 +104,13 @@ def test_a_fixed_batch_run_resumes_only_with_its_batches(batchy: Any, tiny_data:
     run_checkpoint(_cfg(tiny_data, tmp_path / "run", limit=10))
     RunDir(tmp_path / "run").samples_path.write_text(
         "".join(line + "\n" for line in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()[:5]))
-    for change in ({"fixed_batches": False}, {"chunk_problems": 5}):
-        with pytest.raises(ConfigError, match="drawn in fixed batches of 4 problems.*add --chunk-problems 4"):
-            run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True, **change))
+    with pytest.raises(ConfigError, match=r"fixed batches of 4 problems.*resume with --chunk-problems 4 \(or"):
+        run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True, chunk_problems=5))
+    with pytest.raises(ConfigError, match="resume with --chunk-problems 4 without --no-fixed-batches"):
+        run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True, fixed_batches=False))
+    # when n changed, the default batch size did too: the message names n, the setting to restore
+    with pytest.raises(ConfigError, match="n: run has 3, now 2"):
+        run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True, n=2, chunk_problems=None))
     # the engine count is not part of it (data parallel draws the same batches: test_data_parallel.py)
     assert run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True)).generated == 25
 
@@ -119,7 +123,7 @@ def test_a_run_drawn_in_chunks_resumes_with_chunks(batchy: Any, tiny_data: Path,
     del config["fixed_batch_problems"]
     run.config_path.write_text(json.dumps(config))
     run.samples_path.write_text("".join(line + "\n" for line in run.samples_path.read_text().splitlines()[:3]))
-    with pytest.raises(ConfigError, match=r"drawn in chunks .*add --no-fixed-batches"):
+    with pytest.raises(ConfigError, match=r"drawn in chunks .*add --no-fixed-batches \(or"):
         run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True, limit=4))
     assert run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True, limit=4, fixed_batches=False)).generated == 9
 
@@ -150,3 +154,38 @@ def test_the_flag_from_the_command_line(batchy: Any, tiny_data: Path, tmp_path: 
                  "--limit", "5", "--n", "2", "--temperature", "1", "--no-fixed-batches", "--chunk-problems", "2",
                  "--quiet", "--no-report", "--out", str(tmp_path / "chunks")]) == 0
     assert json.loads((tmp_path / "chunks" / "config.json").read_text())["fixed_batch_problems"] is None
+
+
+def test_a_run_with_no_sample_yet_resumes_with_any_batches(batchy: Any, tiny_data: Path, tmp_path: Path) -> None:
+    run_checkpoint(_cfg(tiny_data, tmp_path / "run", limit=4))
+    RunDir(tmp_path / "run").samples_path.write_text("")  # killed before its first batch was written
+    assert run_checkpoint(_cfg(tiny_data, tmp_path / "run", resume=True, limit=4, fixed_batches=False)).generated == 12
+
+
+def test_a_resume_with_other_engine_settings_says_so(batchy: Any, tiny_data: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    run_checkpoint(_cfg(tiny_data, tmp_path / "run", limit=8, backend_options={"tensor_parallel_size": 2}))
+    run = RunDir(tmp_path / "run")
+    run.samples_path.write_text("".join(line + "\n" for line in run.samples_path.read_text().splitlines()[:5]))
+    capsys.readouterr()
+    run_checkpoint(_cfg(tiny_data, tmp_path / "run", limit=8, resume=True, backend_options={"tensor_parallel_size": 1}))
+    err = capsys.readouterr().err
+    assert "note: resuming" in err and "tensor_parallel_size: 2 -> 1" in err and err.count("\n") == 1
+
+
+def test_a_borrowed_data_parallel_backend_still_gets_whole_batches(batchy: Any, tiny_data: Path, tmp_path: Path) -> None:
+    from verifiers_train.evaluation._backend_factory import reuse_backend
+
+    class Replicas(BatchSensitive):
+        """Stands for `DataParallelBackend`: ``generate`` splits a call in two, ``generate_each`` keeps batches."""
+
+        def generate_each(self, batches: Any, sampling: SamplingConfig) -> Any:
+            return ((b, BatchSensitive.generate(self, b, sampling)) for b in batches)
+
+        def generate(self, requests: Sequence[GenerationRequest], sampling: SamplingConfig) -> list[Completion]:
+            half = len(requests) // 2
+            return super().generate(requests[:half], sampling) + super().generate(requests[half:], sampling)
+
+    BatchSensitive.calls = []
+    run_checkpoint(_cfg(tiny_data, tmp_path / "run"), backend_factory=reuse_backend(Replicas("m")))
+    assert [[i for i, _ in call] for call in BatchSensitive.calls] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
