@@ -56,12 +56,9 @@ def reuse_backend(backend: Backend) -> Callable[..., Backend]:
         def generate(self, requests: Any, sampling: Any) -> Any:
             return backend.generate(requests, sampling)
 
-        def generate_each(self, batches: Any, sampling: Any) -> Any:
-            """Fixed batches as the backend deals them out (whole to each replica), else one call each."""
-            each = getattr(backend, "generate_each", None)
-            if each is not None:
-                return each(batches, sampling)
-            return ((batch, backend.generate(batch, sampling)) for batch in batches)
+        def __getattr__(self, name: str) -> Any:
+            """What else the backend offers, e.g. a data-parallel backend's ``generate_each`` (whole batches)."""
+            return getattr(backend, name)
 
         def close(self) -> None:
             """The owner closes the backend, not the run that borrowed it."""

@@ -9,8 +9,9 @@ split over the replicas (`generate`): same seeds, but at real size in bfloat16 n
 
 Prompts are rendered in the driver with the model's tokenizer (as `VLLMBackend.render` does). A fixed batch
 goes whole to the next free replica; a chunk's requests are split over the replicas by pending sample count,
-longest prompts first, and generated concurrently. On a Ray cluster (``ray_address="auto"`` or ``RAY_ADDRESS``) the replicas land on any node
-with free GPUs; the model path must be readable there and this package importable.
+longest prompts first, and generated concurrently. On a Ray cluster (``ray_address="auto"`` or
+``RAY_ADDRESS``) the replicas land on any node with free GPUs; the model path must be readable there and this
+package importable.
 """
 
 from __future__ import annotations

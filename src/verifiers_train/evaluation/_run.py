@@ -183,15 +183,16 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         raise SandboxError(sandbox)
     run = RunDir(cfg.out or default_out(cfg))
     config = _config_record(cfg, template, model_path, problems)
-    if cfg.resume:
-        _check_batches(run, cfg, config["fixed_batch_problems"])
-        _note_engine_changes(run, cfg)
+    size = config["fixed_batch_problems"]
+    if cfg.resume and (saved := _saved_config(run)) is not None:
+        _check_batches(run.path, saved, cfg, size)
+        _note_engine_changes(run.path, saved, cfg)
     run.start(config, resume=cfg.resume)
     done = run.read_samples()  # also cuts a torn last line left by a crash
     have = {(s["problem_id"], int(s["sample_index"])) for s in done}
     pending = [(i, p, tuple(j for j in range(cfg.n) if (p.id, j) not in have)) for i, p in enumerate(problems)]
     pending = [x for x in pending if x[2]]
-    batches = _fixed_batches(cfg, problems, pending) if cfg.fixed_batches else _chunks(cfg, pending)
+    batches = _fixed_batches(problems, pending, size, cfg.n) if size else _chunks(cfg, pending)
     previous = run.read_metrics().get("timing", {}) if cfg.resume else {}
     timing = {"load_s": 0.0, "generate_s": 0.0, "score_wait_s": 0.0, "prompts": 0, "generated_tokens": 0}
     generated = 0
@@ -222,23 +223,27 @@ def fixed_batch_problems(cfg: EvalConfig) -> int | None:
     return cfg.chunk_problems or max(1, FIXED_BATCH_SAMPLES.get(cfg.backend, 64) // cfg.n)
 
 
-def _check_batches(run: RunDir, cfg: EvalConfig, size: int | None) -> None:
+def _saved_config(run: RunDir) -> dict[str, Any] | None:
+    """The config of the run in ``run`` if it holds samples (a resume must then draw them alike), else None."""
+    if run.config_path.is_file() and run.samples_path.is_file() and run.read_samples(repair=False):
+        return run.read_config()
+    return None
+
+
+def _check_batches(path: Path, saved: dict[str, Any], cfg: EvalConfig, size: int | None) -> None:
     """Refuse to resume a run with other batches than it was drawn in, naming the flags that match it.
 
     Only when the settings the default batch size derives from (``n``, backend) match: otherwise those are what
     changed, and `RunDir.start` names them.
     """
-    if not (run.config_path.is_file() and run.samples_path.is_file() and run.read_samples(repair=False)):
-        return  # nothing drawn yet: any batches will do
-    old = run.read_config()
-    was = old.get("fixed_batch_problems")
-    if was == size or old.get("n") != cfg.n or old.get("backend") != cfg.backend:
+    was = saved.get("fixed_batch_problems")
+    if was == size or saved.get("n") != cfg.n or saved.get("backend") != cfg.backend:
         return
     if not was:
-        raise ConfigError(f"cannot resume {run.path}: its samples were drawn in chunks (an older run, or "
+        raise ConfigError(f"cannot resume {path}: its samples were drawn in chunks (an older run, or "
                           "--no-fixed-batches), so the rest must be too; add --no-fixed-batches (or start a new --out)")
     fix = f"--chunk-problems {was}" + (" without --no-fixed-batches" if size is None else "")
-    raise ConfigError(f"cannot resume {run.path}: its samples were drawn in fixed batches of {was} problems, so the "
+    raise ConfigError(f"cannot resume {path}: its samples were drawn in fixed batches of {was} problems, so the "
                       f"rest must be too; resume with {fix} (or start a new --out)")
 
 
@@ -246,15 +251,13 @@ def _check_batches(run: RunDir, cfg: EvalConfig, size: int | None) -> None:
 _ENGINE_NUMERICS = ("tensor_parallel_size", "batch_invariant", "enforce_eager", "max_model_len")
 
 
-def _note_engine_changes(run: RunDir, cfg: EvalConfig) -> None:
+def _note_engine_changes(path: Path, saved: dict[str, Any], cfg: EvalConfig) -> None:
     """One line on stderr when a resume computes with other engine settings than the saved samples were."""
-    if not (run.config_path.is_file() and run.samples_path.is_file() and run.read_samples(repair=False)):
-        return
-    old = run.read_config().get("backend_options") or {}
+    old = saved.get("backend_options") or {}
     changed = [f"{k}: {old.get(k)!r} -> {cfg.backend_options.get(k)!r}" for k in _ENGINE_NUMERICS
                if old.get(k) != cfg.backend_options.get(k)]
     if changed:
-        console.stderr_line(f"note: resuming {run.path} with other engine settings ({'; '.join(changed)}): the new "
+        console.stderr_line(f"note: resuming {path} with other engine settings ({'; '.join(changed)}): the new "
                             "samples may not match an uninterrupted run's byte for byte")
 
 
@@ -264,11 +267,10 @@ def _chunks(cfg: EvalConfig, pending: Pending) -> list[Pending]:
     return [pending[start : start + size] for start in range(0, len(pending), size)]
 
 
-def _fixed_batches(cfg: EvalConfig, problems: Sequence[Problem], pending: Pending) -> list[Pending]:
-    """``fixed_batches``: every batch of the whole problem list that misses a sample, with all its samples."""
-    size = fixed_batch_problems(cfg) or 1
+def _fixed_batches(problems: Sequence[Problem], pending: Pending, size: int, n: int) -> list[Pending]:
+    """Fixed batches: every ``size``-problem batch of the whole list that misses a sample, with all ``n`` samples."""
     todo = {i for i, _, _ in pending}
-    every = tuple(range(cfg.n))
+    every = tuple(range(n))
     return [[(i, problems[i], every) for i in range(start, min(start + size, len(problems)))]
             for start in range(0, len(problems), size) if todo.intersection(range(start, start + size))]
 
@@ -354,8 +356,8 @@ def _config_record(cfg: EvalConfig, template: str, model_path: str,
     data_hash = hashlib.sha256()
     for p in problems:
         data_hash.update(json.dumps([p.id, p.question, p.gold, list(p.tests)]).encode())
-    rec.update(fixed_batch_problems=fixed_batch_problems(cfg), template=template, model_path=model_path, model_fingerprint=model_fingerprint(model_path),
-               data_fingerprint=data_hash.hexdigest()[:16], problems=len(problems),
+    rec.update(fixed_batch_problems=fixed_batch_problems(cfg), template=template, model_path=model_path,
+               model_fingerprint=model_fingerprint(model_path), data_fingerprint=data_hash.hexdigest()[:16], problems=len(problems),
                data=os.path.abspath(cfg.data) if cfg.data and os.path.exists(cfg.data) else cfg.data)
     return rec
 
