@@ -1,0 +1,37 @@
+"""Optional dependencies: a command that needs an extra says which, in one line, before it does anything.
+
+The core install (``pip install .``) carries the scorers and the sandbox. The extras add the rest:
+
+- ``eval``: rescoring saved generations, reports and plots (pyarrow, pandas, matplotlib, rich);
+- ``train``: verl training and checkpoint generation (torch, verl, transformers, datasets, ray; includes ``eval``);
+- ``trl``: the TRL ``GRPOTrainer`` reward functions and example (trl, torch, transformers).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from verifiers.errors import VerifiersError
+
+__all__ = ["MissingExtraError", "require"]
+
+
+class MissingExtraError(VerifiersError, ImportError):
+    """A module of an optional extra is not installed; the message names the extra and the pip command."""
+
+
+def require(module: str, extra: str, purpose: str) -> ModuleType:
+    """Import ``module`` or raise `MissingExtraError` naming ``extra``.
+
+    Args:
+        module: the importable name (``"pyarrow"``, ``"torch"``).
+        extra: the extra that installs it (``"eval"``, ``"train"``, ``"trl"``).
+        purpose: what needs it, for the message (``"verifiers-eval score"``).
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise MissingExtraError(
+            f"{purpose} needs the '{extra}' extra ({module} is not installed): "
+            f"pip install 'verifiers[{extra}]' (from a clone: pip install -e '.[{extra}]')") from e
