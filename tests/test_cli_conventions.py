@@ -35,12 +35,19 @@ VERL_WORKERS = {"--reward-workers", "--agent-workers", "--dataloader-workers"}
 PARSERS = {tool: build() for tool, (build, _) in TOOLS.items()}
 
 
+def _leaves(parser: argparse.ArgumentParser, prefix: str = "") -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """(name, parser) of every command that runs; a group's (``verifiers data``) are named ``data fetch``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                groups = [a for a in sub._actions if isinstance(a, argparse._SubParsersAction)]
+                yield from _leaves(sub, f"{prefix}{name} ") if groups else [(f"{prefix}{name}", sub)]
+
+
 def _subcommands() -> Iterator[tuple[str, str, argparse.ArgumentParser]]:
     for tool, parser in PARSERS.items():
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                for name, sub in action.choices.items():
-                    yield tool, name, sub
+        for name, sub in _leaves(parser):
+            yield tool, name, sub
 
 
 SUBCOMMANDS = list(_subcommands())
@@ -65,11 +72,11 @@ def _bad_arguments() -> Iterator[tuple[str, str, str, list[str], str]]:
                 continue
             flag = a.option_strings[-1]
             if a.choices is not None:
-                yield tool, name, "choice", [name, flag, "no-such-choice"], "invalid choice" if a.type is None else flag
+                yield tool, name, "choice", [*name.split(), flag, "no-such-choice"], "invalid choice" if a.type is None else flag
             if a.type is not None and _refuses(a.type, NOT_A_NUMBER):
-                yield tool, name, "type", [name, flag, NOT_A_NUMBER], f"{flag}: "
+                yield tool, name, "type", [*name.split(), flag, NOT_A_NUMBER], f"{flag}: "
         if any(a.required for a in sub._actions) or sub.get_default("required_task_dest"):
-            yield tool, name, "required", [name], "required"
+            yield tool, name, "required", name.split(), "required"
 
 
 BAD_ARGUMENTS = list(_bad_arguments())
@@ -88,7 +95,7 @@ def test_every_subcommand_is_walked() -> None:
     assert {("verifiers", "score"), ("verifiers", "validate"), ("verifiers-eval", "checkpoint"),
             ("verifiers-eval", "score"), ("verifiers-eval", "compare"), ("verifiers-train", "prepare"),
             ("verifiers-train", "run"), ("verifiers-train", "status"), ("verifiers-train", "merge"),
-            ("verifiers-train", "report")} <= names
+            ("verifiers-train", "report"), ("verifiers", "data fetch")} <= names
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
@@ -169,7 +176,7 @@ def test_argparse_errors_are_one_line(tool: str, name: str, kind: str, argv: lis
 def test_argparse_errors_use_the_shared_format(tool: str, name: str, sub: argparse.ArgumentParser,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        TOOLS[tool][1]([name, "--no-such-flag"])
+        TOOLS[tool][1]([*name.split(), "--no-such-flag"])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err  # a command with a required argument names that first
     assert re.fullmatch(rf"{tool} {name}: error: [^\n]+ \(see {tool} {name} --help\)\n", err), err

@@ -7,6 +7,7 @@ Examples::
     cat rollouts.jsonl | verifiers score --task gsm8k - --skip-bad-rows --json > scored.jsonl
     verifiers validate --task gsm8k --data ../shared/data/gsm8k/test.jsonl
     verifiers validate --task math --data ../shared/data/math/test.jsonl --out failures.jsonl
+    verifiers data fetch --task all --out data                  # the datasets, pinned by sha256
 
 Exit status: 0 on success, 1 when ``validate`` finds fewer self-verifying golds than ``--min-rate``,
 2 on bad arguments or unreadable data (``verifiers COMMAND: error: MESSAGE``), 130 on Ctrl-C.
@@ -18,6 +19,7 @@ import argparse
 import dataclasses
 import json
 import sys
+import textwrap
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -213,6 +215,55 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_data_fetch(args: argparse.Namespace) -> int:
+    """Fetch the dataset files of ``--task`` into ``--out``, verified against their pinned sha256."""
+    from verifiers.data_fetch import default_out, fetch
+    from verifiers.download import make_progress
+
+    out = Path(args.out) if args.out else default_out()
+    human = sys.stderr if args.json else sys.stdout
+    start = time.monotonic()
+    results = fetch([args.task], out, timeout=args.timeout, progress=make_progress(), force=args.force,
+                    log=lambda line: print(line, file=human, flush=True))
+    seconds = time.monotonic() - start
+    fetched = sum(r.status == "fetched" for r in results)
+    print(f"{out}: {fetched} file(s) fetched, {len(results) - fetched} already there, all verified; use it with: "
+          f"export VERIFIERS_DATA_DIR={out.resolve()}", file=human)
+    if args.json:
+        emit_json({"task": args.task, "out": str(out), "fetched": fetched, "present": len(results) - fetched,
+                   "files": [r.to_dict() for r in results], "seconds": round(seconds, 3)})
+    return 0
+
+
+def _add_data_parser(sub: Any) -> None:
+    from verifiers.data_fetch import BASES, CATALOG, TASKS
+
+    d = sub.add_parser("data", help="fetch the datasets into the folder VERIFIERS_DATA_DIR expects",
+                       formatter_class=DefaultsFormatter, description="Dataset files.")
+    d.set_defaults(cli_parser=d)
+    actions = d.add_subparsers(dest="data_command", required=True, metavar="{fetch}")
+    layout = ", ".join(f.path for files in CATALOG.values() for f in files)
+    bases = "; ".join(f"{var} (default {url})" for var, url in BASES.values())
+    f = actions.add_parser(
+        "fetch", help="download the dataset files, verified against pinned sha256 digests",
+        formatter_class=DefaultsFormatter,
+        description=textwrap.fill(
+            "Download the files VERIFIERS_DATA_DIR expects (" + layout + ") from their public origins (the "
+            "original repositories and the Hugging Face hub), each checked against its pinned size and sha256 "
+            "before it is renamed into place. A file already there and verified is kept; an interrupted "
+            "download continues where it stopped when run again.", 100),
+        epilog=textwrap.fill("Base URLs, to use a mirror: " + bases + ".", 100))
+    add_task(f, TASKS, help="which dataset's files (all: every one)")
+    f.add_argument("-o", "--out", default=None,
+                   help="the data folder to write (default: $VERIFIERS_DATA_DIR if set, else ./data)")
+    f.add_argument("--timeout", type=bounded(float, at_least=0.1), default=20.0,
+                   help="seconds to wait for a connection or for the next bytes")
+    f.add_argument("--force", action="store_true",
+                   help="replace a file that is there but differs from the pinned one (default: refuse)")
+    add_json(f, "what was fetched")
+    f.set_defaults(func=cmd_data_fetch, cli_parser=f)
+
+
 def _add_scoring_options(p: argparse.ArgumentParser) -> None:
     add_task(p, tasks.names(), help="which task's scorer to use")
     p.add_argument("--preset", default="accuracy", choices=("accuracy", "book", "grail"),
@@ -268,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     hidden_alias(v, "--output", "out")
     _add_scoring_options(v)
     v.set_defaults(func=cmd_validate, cli_parser=v)
+    _add_data_parser(sub)
     return parser
 
 
