@@ -95,35 +95,35 @@ class _RichProgress:
     """A rich bar per file on stderr (only on a terminal, only when rich is installed)."""
 
     def __init__(self) -> None:
-        from rich.progress import (
-            BarColumn,
-            DownloadColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-            TransferSpeedColumn,
-        )
+        import rich.progress
 
-        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                             TransferSpeedColumn(), TimeRemainingColumn(), transient=False)
-        self._task: object | None = None
+        self._rich = rich.progress
+        self._bar: rich.progress.Progress | None = None
+        self._task: rich.progress.TaskID | None = None
 
     def start(self, label: str, total: int | None, done: int) -> None:
-        self._bar.start()
+        """A new bar for ``label``."""
+        p = self._rich
+        self._bar = p.Progress(p.TextColumn("{task.description}"), p.BarColumn(), p.DownloadColumn(),
+                               p.TransferSpeedColumn(), p.TimeRemainingColumn())
         self._task = self._bar.add_task(label, total=total, completed=done)
+        self._bar.start()
 
     def advance(self, n: int) -> None:
-        self._bar.advance(self._task, n)  # type: ignore[arg-type]
+        """Move the bar."""
+        if self._bar is not None and self._task is not None:
+            self._bar.advance(self._task, n)
 
     def finish(self, note: str) -> None:
-        self._bar.stop()
-        self._bar.console.print(f"  {note}")
+        """Stop the bar (it stays on screen) and say how the file ended."""
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar.console.print(f"  {note}")
+            self._bar = None
 
 
 def make_progress(mode: str = "auto") -> Progress:
-    """``auto``: a rich bar on a terminal when rich is installed, else plain lines; ``lines``; ``off``."""
-    if mode == "off":
-        return LineProgress(stream=open(os.devnull, "w"))
+    """``auto``: a rich bar on a terminal (stderr) when rich is installed, else plain lines; ``lines``: lines."""
     if mode == "auto" and sys.stderr.isatty():
         try:
             return _RichProgress()

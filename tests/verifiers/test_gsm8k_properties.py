@@ -1,4 +1,4 @@
-"""Metamorphic properties of ``verifiers.gsm8k``, derived from the verdict contract (answer-equivalence.md).
+"""Metamorphic properties of ``verifiers.gsm8k``, derived from the verdict contract (docs/answer-equivalence.md).
 
 Written blind to the implementation (issue #13, item 6). Golds are integers rendered as the GSM8K dataset
 writes them (``18``, ``2,125``, ``-10``); the label of each response follows from construction: the same

@@ -1,4 +1,4 @@
-"""Metamorphic properties of ``verifiers.math``, derived from the verdict contract (answer-equivalence.md).
+"""Metamorphic properties of ``verifiers.math``, derived from the verdict contract (docs/answer-equivalence.md).
 
 Written blind to the implementation (issue #13, item 5). Every gold is built from a VALUE (a number, a set,
 an interval, a matrix, ...) and rendered in the MATH dataset's style; the label of each response follows from

@@ -1,7 +1,7 @@
 r"""Hand-written MATH responses for the held-out set (see README.md).
 
 Each row: (MATH test unique_id without "test/" and ".json", class, expected, why, response). The gold is
-read from the dataset by ``build_cases.py``. ``expected`` follows ../../../../shared/docs/answer-equivalence.md.
+read from the dataset by ``build_cases.py``. ``expected`` follows docs/answer-equivalence.md.
 """
 
 # fmt: off

@@ -1,7 +1,7 @@
 """Held-out set 2 for the MATH and GSM8K scorers: hand-written model responses with hand labels.
 
 Written blind (without reading the scorer's source, its tests or the other case sets) and labelled by
-shared/docs/answer-equivalence.md. Measure-only: nobody tunes a scorer on these rows (see README.md).
+docs/answer-equivalence.md. Measure-only: nobody tunes a scorer on these rows (see README.md).
 
 Each row: src (MATH unique_id, or GSM8K 0-based line number in test.jsonl), gold (copied verbatim
 from the dataset's `answer` field, or the number after `####`), expected (bool, the contract's verdict),

@@ -1,4 +1,4 @@
-"""Upstream labels that the verdict contract (``shared/docs/answer-equivalence.md``) reads differently.
+"""Upstream labels that the verdict contract (``docs/answer-equivalence.md``) reads differently.
 
 The suites keep every upstream label unchanged (``expected``). This table adds, for the rows listed,
 ``contract_label``: the verdict the contract gives (``None`` when the contract calls the case deliberately

@@ -1,7 +1,7 @@
 """Are two normalized MATH answers the same? Parse both into typed answers, then compare kind by kind.
 
 Kinds come from `verifiers.answers._typed`. The rules (the verdict contract,
-``shared/docs/answer-equivalence.md``):
+``docs/answer-equivalence.md``):
 
 - a label names the value it precedes: ``x = 5``, ``(p, q) = (3, 2)``, ``x = 5 + 6 = 11`` equal ``5``, ``(3, 2)``, ``11``;
   two equations are equal when they have the same solutions (``y = 2x + 1`` and ``2x - y + 1 = 0``);
