@@ -7,15 +7,18 @@ sha256), so a fetched folder is the one the tests and the README's numbers were 
   ``openai/gsm8k`` parquet (one ``json.dumps`` line per row, needs pyarrow).
 - ``math/math500.jsonl``: the hub's ``HuggingFaceH4/MATH-500`` ``test.jsonl``; else ``openai/prm800k``'s
   ``math_splits/test.jsonl`` (Git LFS).
-- ``math/test.jsonl``: rebuilt from the original MATH release (``MATH.tar``, Hendrycks et al.) as
-  ``math/SOURCE.md`` of the shared data describes: one line per test problem, MATH-500's answer where it
-  has one, else the last ``\\boxed{}`` of the solution (one answer set by hand).
+- ``math/test.jsonl``: rebuilt from the original MATH release's per-problem files as ``math/SOURCE.md`` of
+  the shared data describes: one line per test problem, MATH-500's answer where it has one, else the last
+  ``\\boxed{}`` of the solution (one answer set by hand). The files come from the GitHub archive of
+  ``aiwaves-cn/agents`` (an unmodified copy of the release, the one the pinned file was built from); else
+  from the release itself (``MATH.tar``, Hendrycks et al.).
 - ``mbpp/mbpp.jsonl`` and ``mbpp/sanitized-mbpp.json``: ``google-research/google-research``'s ``mbpp/``;
   else an unmodified mirror (its pretty-printed ``sanitized-mbpp.json`` is written back compact).
 - ``humaneval/HumanEval.jsonl``: ``openai/human-eval``'s ``data/HumanEval.jsonl.gz``, decompressed.
 
 Each origin's base URL can be changed with an environment variable (`BASES`), e.g. for a mirror or a test
-server: ``HF_ENDPOINT``, ``VERIFIERS_GITHUB_RAW_URL``, ``VERIFIERS_GITHUB_MEDIA_URL``, ``VERIFIERS_MATH_ARCHIVE_URL``.
+server: ``HF_ENDPOINT``, ``VERIFIERS_GITHUB_RAW_URL``, ``VERIFIERS_GITHUB_MEDIA_URL``,
+``VERIFIERS_GITHUB_ARCHIVE_URL``, ``VERIFIERS_MATH_ARCHIVE_URL``.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ BASES: dict[str, tuple[str, str]] = {
     "hub": ("HF_ENDPOINT", "https://huggingface.co"),
     "github": ("VERIFIERS_GITHUB_RAW_URL", "https://raw.githubusercontent.com"),
     "github-lfs": ("VERIFIERS_GITHUB_MEDIA_URL", "https://media.githubusercontent.com/media"),
+    "github-archive": ("VERIFIERS_GITHUB_ARCHIVE_URL", "https://codeload.github.com"),
     "math-archive": ("VERIFIERS_MATH_ARCHIVE_URL", "https://people.eecs.berkeley.edu/~hendrycks"),
 }
 _DOWNLOADS = ".downloads"  # inputs of rebuilt files, under the output folder until the file is built
@@ -220,6 +224,7 @@ _GSM8K = "openai/grade-school-math/3101c7d5072418e28b9008a6636bde82a006892c/grad
 _MBPP = "google-research/google-research/30adf0ec5f35f9609c2f1d896005e184195d9146/mbpp"
 _MBPP_MIRROR = "patdfb/TPC-EES/7036e20c0ff3e9bcc2de60545dadd8c705599ecf/mbpp"
 _PRM800K = "openai/prm800k/7ecc794703b2877f63226f2477a49b34f9b25163/prm800k/math_splits"
+_AGENTS = "e8c4e3c2d19739d3dff59e577d1c97090cc15f59"  # aiwaves-cn/agents: src/agents/datasets/data/math/
 _HUMANEVAL = "openai/human-eval/6d43fb980f9fee3c892a914eda09951f772ad10d/data"
 
 
@@ -240,7 +245,10 @@ CATALOG: dict[str, tuple[DataFile, ...]] = {
             Source("hub", "datasets/HuggingFaceH4/MATH-500/resolve/main/test.jsonl"),
             Source("github-lfs", f"{_PRM800K}/test.jsonl"))),
         DataFile("math/test.jsonl", "87113244466dd1b8b8d0073d9b8d927a5b18e1678155773703504010129cf327", 4376894, (
-            Source("math-archive", "MATH.tar", _math_archive, how="rebuilt from the MATH release"),)),
+            # an unmodified copy of the release's files, checked to rebuild the pinned bytes; then the release
+            Source("github-archive", f"aiwaves-cn/agents/tar.gz/{_AGENTS}", _math_archive,
+                   how="rebuilt from a copy of the MATH release's files"),
+            Source("math-archive", "MATH.tar", _math_archive, how="rebuilt from the MATH release"))),
     ),
     "mbpp": (
         DataFile("mbpp/mbpp.jsonl", "ccf64ceae9c5403bf50a044cb6d505bfd2a2963ee58338ba268fd65beab92a9f", 563743, (
@@ -328,7 +336,7 @@ def _fetch_file(f: DataFile, out: Path, timeout: float, progress: Progress, forc
                 download(url, dest, sha256=f.sha256, size=f.size, timeout=timeout, progress=progress, label=f.path)
             else:
                 _build(source, url, dest, out, f, timeout, progress)
-        except (VerifiersError, OSError) as e:
+        except VerifiersError as e:  # a local OSError (disk full, no permission) stops here, as it should
             failed.append(str(e) if url in str(e) else f"{url}: {e}")
             continue
         return Fetched(f.path, "fetched", f.size, f.sha256, url, source.how, round(time.monotonic() - start, 3),
@@ -351,7 +359,7 @@ def _build(source: Source, url: str, dest: Path, out: Path, f: DataFile, timeout
     digest = hashlib.sha256(data).hexdigest()
     if len(data) != f.size or digest != f.sha256:
         src.unlink(missing_ok=True)
-        raise ChecksumError(f"{url}: the {source.how} file has sha256 {digest[:12]}... ({len(data)} bytes), not "
+        raise ChecksumError(f"{url}: {source.how}, the file has sha256 {digest[:12]}... ({len(data)} bytes), not "
                             f"the pinned {f.sha256[:12]}... ({f.size} bytes); refused (nothing written)")
     part = part_path(dest)
     part.parent.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import socket
 import sys
 import time
 import urllib.error
@@ -22,13 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
+from urllib.parse import urlsplit
 
 from verifiers.errors import DataError
 
-__all__ = ["DEFAULT_TIMEOUT", "ChecksumError", "DownloadError", "LineProgress", "Progress", "download",
+__all__ = ["CONNECT_TIMEOUT", "DEFAULT_TIMEOUT", "ChecksumError", "DownloadError", "LineProgress", "Progress", "download",
            "make_progress", "part_path", "sha256_of"]
 
 DEFAULT_TIMEOUT = 20.0
+CONNECT_TIMEOUT = 5.0  # a host that drops packets is reported after this long, not after the read timeout
 _CHUNK = 1 << 16
 _CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+|\*)")
 _UNSATISFIABLE = re.compile(r"bytes \*/(\d+)")
@@ -156,6 +159,19 @@ def _user_agent() -> str:
     return f"verifiers/{verifiers.__version__} (data fetch; python-urllib)"
 
 
+def _probe(url: str, timeout: float) -> None:
+    """Fail fast (one TCP connect, to the proxy if one is configured) when ``url``'s host cannot be reached."""
+    parts = urlsplit(url)
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if proxy and not urllib.request.proxy_bypass(parts.hostname or ""):
+        parts = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((host, port), timeout=min(timeout, CONNECT_TIMEOUT)).close()
+    except OSError as e:
+        raise DownloadError(f"{url}: cannot connect to {host}:{port} ({_reason(e)})") from None
+
+
 def _open(url: str, start: int, timeout: float) -> tuple[object, int, int | None]:
     """(response, offset the body starts at, total size or None); offset 0 means the whole file."""
     headers = {"User-Agent": _user_agent()}
@@ -240,6 +256,7 @@ def _fill(url: str, part: Path, size: int | None, timeout: float, progress: Prog
         have = 0
     if size is not None and have == size:
         return
+    _probe(url, timeout)
     response, offset, total = _open(url, have, timeout)
     if response is None:  # already whole
         return

@@ -329,7 +329,7 @@ def test_checksum_mismatch_is_refused_and_writes_nothing(origin: Origin, tmp_pat
     # a rebuilt file is held to its pin too
     catalog = tiny_catalog()
     origin.files[_path(catalog["math"][1].sources[0].path)] = _math_tar(MATH_RELEASE[:2])
-    with pytest.raises(DataError, match=r"math/test.jsonl: .*rebuilt from the MATH release file has sha256"):
+    with pytest.raises(DataError, match=r"math/test.jsonl: .*rebuilt from a copy of the MATH release's files file has sha256.*MATH.tar: HTTP 404"):
         fetch(["math"], tmp_path, catalog=catalog, progress=_quiet())
     assert not (tmp_path / "math/test.jsonl").exists() and not _leftovers(tmp_path)
 
@@ -358,6 +358,7 @@ def test_unreachable_and_missing_sources_fail_in_seconds_naming_the_url(tmp_path
     message = str(e.value)
     assert message.startswith("could not fetch gsm8k/train.jsonl: ") and "\n" not in message
     assert f"{dead}/openai/grade-school-math/" in message and f"{dead}/datasets/openai/gsm8k/" in message
+    assert "cannot connect to 127.0.0.1:" in message
     assert not tmp_path.joinpath("gsm8k").exists()  # nothing created for a failed fetch
 
 
@@ -381,6 +382,15 @@ def test_a_different_file_already_there_needs_force(origin: Origin, tmp_path: Pa
     assert (tmp_path / "humaneval/HumanEval.jsonl").read_text() == "mine\n"
     fetch(["humaneval"], tmp_path, catalog=catalog, progress=_quiet(), force=True)
     assert (tmp_path / "humaneval/HumanEval.jsonl").read_bytes() == HUMANEVAL
+
+
+def test_an_unwritable_out_is_one_line(origin: Origin, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    catalog = tiny_catalog()
+    serve_primary(origin, catalog)
+    (tmp_path / "file").write_text("")
+    assert cli.main(["data", "fetch", "--task", "humaneval", "--out", str(tmp_path / "file")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("verifiers data fetch: error: [Errno 20] Not a directory")
 
 
 def test_unknown_task(tmp_path: Path) -> None:
