@@ -329,7 +329,7 @@ def test_checksum_mismatch_is_refused_and_writes_nothing(origin: Origin, tmp_pat
     # a rebuilt file is held to its pin too
     catalog = tiny_catalog()
     origin.files[_path(catalog["math"][1].sources[0].path)] = _math_tar(MATH_RELEASE[:2])
-    with pytest.raises(DataError, match=r"math/test.jsonl: .*rebuilt from a copy of the MATH release's files file has sha256.*MATH.tar: HTTP 404"):
+    with pytest.raises(DataError, match=r"math/test.jsonl: .*rebuilt from a copy of the MATH release's files, the file has sha256.*MATH.tar: HTTP 404"):
         fetch(["math"], tmp_path, catalog=catalog, progress=_quiet())
     assert not (tmp_path / "math/test.jsonl").exists() and not _leftovers(tmp_path)
 
