@@ -108,7 +108,8 @@ def data_dir() -> Path:
     """Folder with gsm8k/, math/ and mbpp/ (VERIFIERS_DATA_DIR or ../shared/data); skips if absent."""
     path = Path(os.environ.get("VERIFIERS_DATA_DIR", _DEFAULT))
     if not (path / "gsm8k" / "test.jsonl").is_file():
-        unavailable("data", f"datasets not found at {path}; set VERIFIERS_DATA_DIR")
+        unavailable("data", f"datasets not found at {path}; set VERIFIERS_DATA_DIR (`verifiers data fetch "
+                            "--task all --out DIR` writes one)")
     return path
 
 

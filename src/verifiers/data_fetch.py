@@ -46,7 +46,7 @@ from verifiers.download import (
 )
 from verifiers.errors import DataError, VerifiersError
 
-__all__ = ["BASES", "CATALOG", "TASKS", "DataFile", "Fetched", "Source", "base_url", "default_out", "fetch",
+__all__ = ["BASES", "CATALOG", "TASKS", "DataFile", "Fetched", "Source", "base_url", "default_out", "fetch", "fetch_task",
            "math_test_from_archive"]
 
 # origin -> (environment variable, default base URL)
@@ -268,6 +268,11 @@ CATALOG: dict[str, tuple[DataFile, ...]] = {
     ),
 }
 TASKS = (*CATALOG, "all")
+
+
+def fetch_task(path: str) -> str | None:
+    """The ``--task`` of `fetch` that writes ``path`` (``math/test.jsonl`` -> ``math``), or ``None``."""
+    return next((name for name, files in CATALOG.items() if any(f.path == path for f in files)), None)
 
 
 def default_out() -> Path:

@@ -100,7 +100,11 @@ def _read_source(spec: tasks.TaskSpec, source: str | os.PathLike[str] | None, sp
             rel = spec.local_files.get(split)
             if rel is None:
                 raise DataError(f"{spec.name} has no {split!r} split in VERIFIERS_DATA_DIR={data_dir}")
-            return read_records(Path(data_dir) / rel)
+            path = Path(data_dir) / rel
+            if not path.exists() and (fetchable := _fetch_task(rel)):
+                raise DataError(f"no such file: {path} (VERIFIERS_DATA_DIR={data_dir}); "
+                                f"`verifiers data fetch --task {fetchable} --out {data_dir}` writes it")
+            return read_records(path)
         if spec.hub is None:
             raise DataError(f"{spec.name} has no hub source; pass a local file or set VERIFIERS_DATA_DIR")
         return _read_hub(*spec.hub, split)
@@ -120,6 +124,12 @@ def _read_source(spec: tasks.TaskSpec, source: str | os.PathLike[str] | None, sp
         raise DataError(f"no such file: {source}")
     hub_name, hub_config = spec.hub or ("", None)
     return _read_hub(str(source), hub_config if str(source) == hub_name else None, split)
+
+
+def _fetch_task(rel: str) -> str | None:
+    from verifiers.data_fetch import fetch_task  # here: urllib and tarfile only when a file is missing
+
+    return fetch_task(rel)
 
 
 def _is_hub_name(s: str) -> bool:

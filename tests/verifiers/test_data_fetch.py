@@ -329,7 +329,8 @@ def test_checksum_mismatch_is_refused_and_writes_nothing(origin: Origin, tmp_pat
     # a rebuilt file is held to its pin too
     catalog = tiny_catalog()
     origin.files[_path(catalog["math"][1].sources[0].path)] = _math_tar(MATH_RELEASE[:2])
-    with pytest.raises(DataError, match=r"math/test.jsonl: .*rebuilt from a copy of the MATH release's files, the file has sha256.*MATH.tar: HTTP 404"):
+    with pytest.raises(DataError, match=r"math/test.jsonl: .*rebuilt from a copy of the MATH release's files, "
+                                        r"the file has sha256.*MATH.tar: HTTP 404"):
         fetch(["math"], tmp_path, catalog=catalog, progress=_quiet())
     assert not (tmp_path / "math/test.jsonl").exists() and not _leftovers(tmp_path)
 
@@ -473,6 +474,16 @@ def test_a_rebuilt_files_input_resumes_too(origin: Origin, tmp_path: Path) -> No
 
 
 # --- the command --------------------------------------------------------------------------------------------------
+
+def test_a_missing_file_under_verifiers_data_dir_says_how_to_fetch_it(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifiers.datasets import load_problems
+
+    monkeypatch.setenv("VERIFIERS_DATA_DIR", str(tmp_path))
+    with pytest.raises(DataError, match=re.escape(f"`verifiers data fetch --task math --out {tmp_path}` writes it")):
+        load_problems("math500")
+    assert data_fetch.fetch_task("gsm8k-hard/test.jsonl") is None
+
 
 def test_default_out(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VERIFIERS_DATA_DIR", raising=False)
