@@ -461,6 +461,34 @@ def test_a_killed_download_leaves_no_file_under_the_final_name_and_resumes(origi
     assert dest.read_bytes() == body and origin.requests == [("/big.bin", "bytes=100000-")]
 
 
+def test_ctrl_c_in_the_cli_keeps_the_part_and_the_rerun_continues(origin: Origin, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    body = os.urandom(200_000) + b"\n"
+    he = CATALOG["humaneval"][0]
+    monkeypatch.setitem(CATALOG, "humaneval", (_pin(he, body, {0: gzip.compress(body, mtime=0)}),))
+    origin.files[_path(he.sources[0].path)] = gzip.compress(body, mtime=0)
+    real_advance = LineProgress.advance
+
+    def interrupt(self: LineProgress, n: int) -> None:
+        real_advance(self, n)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LineProgress, "advance", interrupt)
+    argv = ["data", "fetch", "--task", "humaneval", "--out", str(tmp_path)]
+    assert cli.main(argv) == 130
+    err = capsys.readouterr().err
+    assert "verifiers data fetch: interrupted; nothing was lost, run the same command again" in err
+    assert "Traceback" not in err and not (tmp_path / "humaneval/HumanEval.jsonl").exists()
+    kept = next((tmp_path / ".downloads").glob("*.part")).stat().st_size
+    assert kept > 0
+    monkeypatch.setattr(LineProgress, "advance", real_advance)
+    origin.requests.clear()
+    assert cli.main(argv) == 0
+    assert (tmp_path / "humaneval/HumanEval.jsonl").read_bytes() == body and not _leftovers(tmp_path)
+    assert origin.requests == [(_path(he.sources[0].path), f"bytes={kept}-")]
+
+
 def test_a_rebuilt_files_input_resumes_too(origin: Origin, tmp_path: Path) -> None:
     catalog = tiny_catalog()
     serve_primary(origin, catalog)
