@@ -1,4 +1,4 @@
-"""The ``verifiers`` console script: rescore a JSONL of responses, or check that dataset golds self-verify.
+"""The ``verifiers`` console script: rescore a JSONL of responses, check that dataset golds self-verify, fetch data.
 
 Examples::
 
@@ -239,7 +239,8 @@ def _add_data_parser(sub: Any) -> None:
     from verifiers.data_fetch import BASES, CATALOG, TASKS
 
     d = sub.add_parser("data", help="fetch the datasets into the folder VERIFIERS_DATA_DIR expects",
-                       formatter_class=DefaultsFormatter, description="Dataset files.")
+                       formatter_class=DefaultsFormatter,
+                       description="The dataset files: fetch downloads them (verifiers data fetch --help).")
     d.set_defaults(cli_parser=d)
     actions = d.add_subparsers(dest="data_command", required=True, metavar="{fetch}")
     layout = ", ".join(f.path for files in CATALOG.values() for f in files)
