@@ -30,6 +30,7 @@ import os
 import re
 import tarfile
 import time
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,7 @@ from verifiers.download import (
     sha256_of,
 )
 from verifiers.errors import DataError, VerifiersError
+from verifiers.extras import MissingExtraError, require
 
 __all__ = ["BASES", "CATALOG", "TASKS", "DataFile", "Fetched", "Source", "base_url", "default_out", "fetch", "fetch_task",
            "math_test_from_archive"]
@@ -128,7 +130,7 @@ class Fetched:
 def _gunzip(src: Path, out_dir: Path) -> bytes:
     try:
         return gzip.decompress(src.read_bytes())
-    except (OSError, EOFError) as e:
+    except (OSError, EOFError, zlib.error) as e:
         raise DataError(f"{src.name}: not a gzip file ({e})") from None
 
 
@@ -141,8 +143,6 @@ def _compact_json(src: Path, out_dir: Path) -> bytes:
 
 def _parquet_lines(*columns: str) -> Build:
     def build(src: Path, out_dir: Path) -> bytes:
-        from verifiers.extras import require
-
         pq = require("pyarrow.parquet", "eval", "rebuilding a file from the hub's parquet")
         try:
             rows = pq.read_table(src, columns=list(columns)).to_pylist()
@@ -358,6 +358,8 @@ def _build(source: Source, url: str, dest: Path, out: Path, f: DataFile, timeout
                  label=f"{f.path} <- {stem.split('-', 1)[1]}")
     try:
         data = source.build(src, out)  # type: ignore[misc]
+    except MissingExtraError:
+        raise  # the input is fine: kept for the run after the extra is installed
     except VerifiersError:
         src.unlink(missing_ok=True)  # a bad input is fetched again next time
         raise

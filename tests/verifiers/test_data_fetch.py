@@ -305,6 +305,27 @@ def test_gsm8k_falls_back_to_the_hub_parquet(origin: Origin, tmp_path: Path) -> 
     assert not _leftovers(tmp_path)
 
 
+def test_without_pyarrow_the_parquet_fallback_names_the_extra_and_keeps_its_input(
+        origin: Origin, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import verifiers.extras
+
+    real = verifiers.extras.importlib.import_module
+
+    def no_pyarrow(name: str) -> Any:
+        if name.startswith("pyarrow"):
+            raise ImportError(f"No module named {name!r}")
+        return real(name)
+
+    monkeypatch.setattr(verifiers.extras.importlib, "import_module", no_pyarrow)
+    catalog = tiny_catalog()
+    test = _by_path("gsm8k")["gsm8k/test.jsonl"]
+    origin.files[_path(test.sources[1].path)] = b"PAR1 a parquet file"
+    with pytest.raises(DataError, match=r"gsm8k/test.jsonl: .*HTTP 404.*needs the 'eval' extra") as e:
+        fetch(["gsm8k"], tmp_path, catalog={"gsm8k": (catalog["gsm8k"][1],)}, progress=_quiet())
+    assert "pip install 'verifiers[eval]'" in str(e.value)
+    assert (tmp_path / ".downloads" / "gsm8k-test-00000-of-00001.parquet").read_bytes() == b"PAR1 a parquet file"
+
+
 def test_mbpp_sanitized_falls_back_to_the_pretty_printed_mirror(origin: Origin, tmp_path: Path) -> None:
     catalog = tiny_catalog()
     serve_primary(origin, catalog)
