@@ -98,9 +98,11 @@ class _RichProgress:
     """A rich bar per file on stderr (only on a terminal, only when rich is installed)."""
 
     def __init__(self) -> None:
+        import rich.console
         import rich.progress
 
         self._rich = rich.progress
+        self._console = rich.console.Console(stderr=True)
         self._bar: rich.progress.Progress | None = None
         self._task: rich.progress.TaskID | None = None
 
@@ -108,7 +110,7 @@ class _RichProgress:
         """A new bar for ``label``."""
         p = self._rich
         self._bar = p.Progress(p.TextColumn("{task.description}"), p.BarColumn(), p.DownloadColumn(),
-                               p.TransferSpeedColumn(), p.TimeRemainingColumn())
+                               p.TransferSpeedColumn(), p.TimeRemainingColumn(), console=self._console)
         self._task = self._bar.add_task(label, total=total, completed=done)
         self._bar.start()
 

@@ -534,6 +534,26 @@ def test_a_missing_file_under_verifiers_data_dir_says_how_to_fetch_it(tmp_path: 
     assert data_fetch.fetch_task("gsm8k-hard/test.jsonl") is None
 
 
+def test_the_core_install_is_enough() -> None:
+    code = ("import sys, verifiers.cli, verifiers.data_fetch; "
+            "print(sorted(m for m in ('pyarrow', 'rich', 'datasets', 'torch', 'requests') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": SRC}, capture_output=True,
+                         text=True, check=True, timeout=60)
+    assert run.stdout.strip() == "[]"
+
+
+def test_the_rich_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("rich")
+    from verifiers.download import _RichProgress
+
+    bar = _RichProgress()
+    bar.start("gsm8k/test.jsonl", 1000, 200)
+    bar.advance(800)
+    bar.finish("1.0 kB (continued from 0.2 kB)")
+    captured = capsys.readouterr()
+    assert "continued from 0.2 kB" in captured.err and not captured.out
+
+
 def test_default_out(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VERIFIERS_DATA_DIR", raising=False)
     assert default_out() == Path("data")
