@@ -15,10 +15,10 @@ Everything is in-process and bounded (linear regexes, capped sizes): there is no
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from verifiers.answers._extract import (
     FALLBACK_MARKERS,
@@ -33,6 +33,7 @@ from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, pars
 from verifiers.answers._qualifiers import SCALE_WORDS
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
 from verifiers.rewards._format_parts import format_parts
+from verifiers.rewards._inputs import Gold, gold_text, response_text, scorer_config
 from verifiers.rewards._score import Score, Status
 
 __all__ = ["Config", "equivalent", "score", "score_batch"]
@@ -75,13 +76,19 @@ _GOLDS: dict[str, str | None] = {}
 _GOLD_CACHE_MAX = 200_000
 
 
-def score(response: str, gold: str, *, config: Config | None = None) -> Score:
-    """Score one response against a GSM8K gold answer; never raises.
+def score(response: str, gold: Gold, *, config: Config | Mapping[str, Any] | None = None) -> Score:
+    """Score one response against a GSM8K gold answer; never raises for what the response says.
 
     Args:
         response: the model output.
-        gold: the reference answer (``"18"``, ``"1,450,000"``) or a full solution ending ``#### 18``.
-        config: extraction/reward settings; ``None`` means ``Config()`` (accuracy preset, flexible).
+        gold: the reference answer (``"18"``, ``"1,450,000"``, ``18``, ``Fraction(3, 4)``, ``Decimal("2.50")``)
+            or a full solution ending ``#### 18``. A float gold is the decimal it prints as (``0.1``).
+        config: extraction/reward settings, or a mapping of its fields (``{"preset": "book"}``); ``None``
+            means ``Config()`` (accuracy preset, flexible).
+
+    Raises:
+        TypeError: ``response`` is not a ``str``, or ``gold`` is neither text nor a finite number.
+        ConfigError: ``config`` is not a ``Config`` or a mapping of valid fields.
 
     Returns:
         A ``Score``; ``status`` is ``no_answer`` when no number was found, ``gold_unparseable`` when the
@@ -91,16 +98,30 @@ def score(response: str, gold: str, *, config: Config | None = None) -> Score:
         >>> score("#### 18", "18").reward
         1.0
     """
+    if type(response) is not str:
+        response = response_text(response)
+    if type(gold) is not str:
+        gold = gold_text(gold)
+    if config is None:
+        fast = _fast_path_guarded(response, gold)
+        if fast is not None:
+            return fast
+        config = _DEFAULT
+    elif type(config) is not Config:
+        config = scorer_config(config, Config, _DEFAULT)
     try:
-        if config is None:
-            fast = _fast_path(response, gold)
-            if fast is not None:
-                return fast
-            config = _DEFAULT
         return _score(response, gold, config)
     except Exception as e:  # noqa: BLE001 - outcomes are values: a scorer bug must not kill a training step
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"scorer error {type(e).__name__}: {e}"[:300])
+
+
+def _fast_path_guarded(response: str, gold: str) -> Score | None:
+    """`_fast_path`, or ``None`` (the general path, which reports errors as values) if it fails."""
+    try:
+        return _fast_path(response, gold)
+    except Exception:  # noqa: BLE001 - the general path turns the same failure into an error verdict
+        return None
 
 
 def _gold_key(gold: str) -> str | None:
@@ -254,8 +275,8 @@ def equivalent(a: str, b: str) -> bool:
         return False
 
 
-def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int | None = None,
-                config: Config | None = None) -> list[Score]:
+def score_batch(responses: Iterable[str], golds: Iterable[Gold], *, workers: int | None = None,
+                config: Config | Mapping[str, Any] | None = None) -> list[Score]:
     """Score many responses; ``workers > 1`` spreads them over processes (GSM8K is fast in-process).
 
     Args:
@@ -266,8 +287,11 @@ def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int 
         config: as for ``score``.
 
     Raises:
-        ConfigError: ``responses`` and ``golds`` differ in length.
+        ConfigError: ``responses`` and ``golds`` differ in length, or a bad ``config``.
+        TypeError: ``responses``/``golds`` is not a sequence of items (``None``, a bare string), or an item
+            has a type `score` refuses.
     """
     from verifiers.rewards._batch import run_batch
 
-    return run_batch("gsm8k", score, responses, golds, workers=workers, config=config)
+    return run_batch("gsm8k", score, responses, golds, workers=workers,
+                     config=scorer_config(config, Config, None))

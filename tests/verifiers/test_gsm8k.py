@@ -111,9 +111,9 @@ def test_config_is_frozen() -> None:
         gsm8k.Config().mode = "strict"  # type: ignore[misc]
 
 
-def test_non_str_input_is_an_error_value() -> None:
-    s = gsm8k.score(None, "18")  # type: ignore[arg-type]
-    assert s.status == "error" and not s.correct
+def test_non_str_response_is_the_callers_error() -> None:
+    with pytest.raises(TypeError, match="response must be a str"):
+        gsm8k.score(None, "18")  # type: ignore[arg-type]
 
 
 def test_huge_input_is_bounded() -> None:
