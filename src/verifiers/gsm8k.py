@@ -46,8 +46,9 @@ class Config(ScorerConfig):
     """How GSM8K answers are found and rewarded (frozen, hashable).
 
     Attributes:
-        markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
-            ``final_answer``, ``last_number``; see ``verifiers.answers._extract``).
+        markers: the answer markers that count (``answer_tag``, ``boxed``, ``hash``,
+            ``final_answer``, ``last_number``; see ``verifiers.answers._extract``): explicit ones compete
+            by position (the last commitment wins); fallbacks only when nothing was committed.
         mode: ``"flexible"`` (default) also falls back to the last number and accepts unit words
             (``18 dollars``); ``"strict"`` needs an explicit marker around a bare number.
         rel_tol: relative tolerance for comparing numbers; 0 (default) means exact.
@@ -146,6 +147,8 @@ def _fast_path(response: str, gold: str) -> Score | None:
     if may_have_debris(response):
         return None  # maybe chat-template debris: the general path cuts it first
     j = response.find("\n", i)
+    if j >= 0 and not response.isspace() and response[j:].strip():
+        return None  # text after the answer line may correct it: the general path reads it
     content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
     if _SIMPLE_INT.fullmatch(content) is None:
         return None

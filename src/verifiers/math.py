@@ -64,8 +64,9 @@ class Config(ScorerConfig):
     """How MATH answers are found, compared and rewarded (frozen, hashable).
 
     Attributes:
-        markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
-            ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers.answers._extract``).
+        markers: the answer markers that count (``answer_tag``, ``boxed``, ``hash``,
+            ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers.answers._extract``): explicit ones compete
+            by position (the last commitment wins); fallbacks only when nothing was committed.
         mode: ``"flexible"`` (default) may fall back to the last expression; ``"strict"`` needs an explicit marker.
         rel_tol: relative tolerance when a value is irrational (``\\sqrt{2}`` vs ``1.41421356237``);
             rationals are always compared exactly, so ``2^{-70}`` and ``2^{-71}`` differ.
