@@ -57,9 +57,8 @@ def m_wrap(ans: str, body: str | None = None, style: int | None = None) -> str:
 
 def gsm_steps(n: int) -> str:
     """A short plausible arithmetic chain that ends at the integer n."""
-    a = RNG.randint(2, 9)
-    c = RNG.randint(1, 20)
-    b = (n - c) // a if n - c >= a else 1
+    a = RNG.randint(2, max(2, min(9, n - 1)))
+    b = max(1, (n - 1) // a - RNG.randint(0, 3))
     c = n - a * b
     return (f"Each box holds {b} items and there are {a} boxes, so {a} × {b} = {a * b} items.\n"
             f"Then {c} more items are added: {a * b} + {c} = {n}.")
@@ -147,6 +146,16 @@ TAILS_FALSE = [
     ("\\sqrt{5}", "\\sqrt{5}+\\left(\\sqrt{2}-\\frac{1414213562373095048801688724}{10^{27}}\\right)", "the bracket is a nonzero rounding error of sqrt 2"),
     ("1", "0.\\overline{9}\\cdot\\left(1-10^{-90}\\right)", "0.999... is 1, times a factor below 1"),
     ("25", "25.000000000000000000000000000000000001", "a terminating decimal that differs from 25 in its last digit"),
+    ("1", "\\frac{2^{100}}{2^{100}-1}", "exceeds 1 by 1/(2^100-1)"),
+    ("\\frac{1}{2}", "\\cos\\left(\\frac{\\pi}{3}\\right)+10^{-30}", "a 1e-30 offset"),
+    ("\\frac{\\pi}{4}", "4\\arctan\\frac{1}{5}-\\arctan\\frac{1}{240}", "Machin's formula has 1/239; with 1/240 it is off by about 1.7e-5"),
+    ("100\\ln 10", "\\ln\\left(10^{100}+1\\right)", "exceeds 100 ln 10 by about 1e-100"),
+    ("10^{100}", "\\sqrt{10^{200}+1}", "exceeds 10^100 by about 5e-101"),
+    ("\\frac{1}{3}", "\\frac{10^{40}-1}{3\\cdot 10^{40}}", "falls short of 1/3 by 1/(3e40)"),
+    ("1", "\\tan\\left(\\frac{\\pi}{4}-10^{-100}\\right)", "tan of an angle below pi/4"),
+    ("1", "\\cosh\\left(10^{-80}\\right)", "cosh of a nonzero number exceeds 1"),
+    ("1", "\\frac{18446744073709551615}{18446744073709551616}", "equals 1 - 2^-64"),
+    ("0", "\\frac{1}{2^{64}}", "positive"),
 ]
 for gold, resp, why in TAILS_FALSE:
     body = RNG.choice([
@@ -174,6 +183,13 @@ TAILS_TRUE = [
     ("\\frac{1}{7}", "0.\\overline{142857}", "the repeating decimal of 1/7"),
     ("1." + "0" * 39 + "1", "1+10^{-40}", "the decimal is exactly 1 + 10^-40"),
     ("\\frac{\\sqrt{3}}{3}", "\\frac{1}{\\sqrt{3}}", "rationalised form of the same number"),
+    ("\\sqrt{2}-1", "\\frac{1}{\\sqrt{2}+1}", "rationalising gives sqrt2 - 1"),
+    ("3+2\\sqrt{2}", "\\left(1+\\sqrt{2}\\right)^{2}", "a power equals its expansion"),
+    ("2", "\\sqrt[4]{16}", "the fourth root of 16 is 2"),
+    ("2", "8^{1/3}", "the cube root of 8 is 2"),
+    ("100\\ln 10", "\\ln\\left(10^{100}\\right)", "log of a power"),
+    ("\\frac{18446744073709551615}{18446744073709551616}", "1-\\frac{1}{2^{64}}", "exactly the same rational"),
+    ("\\sqrt{6}", "\\sqrt{2}\\cdot\\sqrt{3}", "product of radicals"),
 ]
 for gold, resp, why in TAILS_TRUE:
     add("math", "tail_exact_equal", m_wrap(resp), gold, True, why)
@@ -201,7 +217,8 @@ for gold, ans, label, why in GSM_TAIL:
         n = int(float(gold))
     except ValueError:
         n = 10
-    add("gsm8k", "gsm_tail_decimal", g_wrap(ans, gsm_steps(max(n, 3)) if label is False else "Computing carefully: the total works out exactly.", RNG.choice([0, 1, 3])), gold, label, why)
+    steps = gsm_steps(n) if float(gold).is_integer() and n >= 3 else f"Splitting the total evenly and keeping the exact value gives {ans}."
+    add("gsm8k", "gsm_tail_decimal", g_wrap(ans, steps, RNG.choice([0, 1, 3])), gold, label, why)
 
 # ---------------------------------------------------------------- C. retractions / corrections
 RETRACT_MATH = [
@@ -210,12 +227,17 @@ RETRACT_MATH = [
     ("So $n = {A}$.\n\n\\boxed{{{A}}}\n\nWait, I made an arithmetic error: $9 \\cdot 3 = 27$, not 24. Redoing the last step, $n = {B}$. So the answer is {B}.", "8", "9"),
     ("Thus there are $\\boxed{{{A}}}$ ways.\n\nHmm, actually that's wrong — I counted the arrangement with both ends equal twice. Removing the duplicate gives $\\boxed{{{B}}}$.", "36", "35"),
     ("Final Answer: {A}\n\nActually, scratch that. I dropped the constant term; recomputing gives $f(2) = {B}$.\n\nFinal Answer: {B}", "11", "13"),
-    ("The smallest such $k$ is ${A}$, i.e. $\\boxed{{{A}}}$.\n\nWait — $k={A}$ gives $k^2 = {A2}$, which is not a multiple of 12. The next candidate $k = {B}$ works, so the smallest $k$ is ${B}$.", "6", "12"),
+    ("The smallest such $k$ is ${A}$, i.e. $\\boxed{{{A}}}$.\n\nWait — $k={A}$ gives $k^2 = {A2}$, which is not a multiple of 24. The next candidate $k = {B}$ works, so the smallest $k$ is ${B}$.", "6", "12"),
     ("<think>\nI'll compute the sum.\n</think>\n\nThe sum is $\\boxed{{{A}}}$.\n\nWait, no. The last term should be $\\frac{{1}}{{10}}$, not $\\frac{{1}}{{9}}$. Correcting it, the sum is $\\boxed{{{B}}}$.", "\\frac{9}{10}", "\\frac{10}{11}"),
     ("Therefore the area is ${A}$.\n\nOh wait, I used the diameter as the radius. With $r = 3$ the area is $9\\pi$. So the answer is $\\boxed{{{B}}}$.", "36\\pi", "9\\pi"),
     ("Answer: $\\boxed{{{A}}}$\n\nLet me re-read the problem... it asks for the *product* of the roots, not the sum. By Vieta the product is ${B}$.\n\nAnswer: $\\boxed{{{B}}}$", "-5", "6"),
     ("So the probability is $\\boxed{{{A}}}$.\n\nHold on, the draws are without replacement, so the second factor is $\\frac{{3}}{{9}}$, not $\\frac{{4}}{{10}}$. The probability is $\\frac{{4}}{{10}}\\cdot\\frac{{3}}{{9}} = {B}$.\n\n**Final answer:** ${B}$", "\\frac{4}{25}", "\\frac{2}{15}"),
     ("We get $x = {A}$, so the answer is $\\boxed{{{A}}}$. But wait — $x = {A}$ makes the denominator zero, so it is extraneous. The only valid solution is $x = {B}$, so the answer is $\\boxed{{{B}}}$.", "3", "-2"),
+]
+RETRACT_MATH += [
+    ("So the answer is $\\boxed{{{A}}}$.\n\nHmm, but wait — what about the degenerate case where two vertices coincide? That adds 2 more configurations, so there are {B} in total.", "24", "26"),
+    ("**Final answer: {A}**\n\n---\n\n**Correction.** I misread the question: it asks for the perimeter, not the area. The perimeter is $2(3+7) = {B}$.\n\n**Final answer: {B}**", "21", "20"),
+    ("<think>\nSo it's {A}.\n</think>\n\n$\\boxed{{{A}}}$\n\nEdit: I made a sign error in the last step; $-3 + 8 = 5$, so the correct value is $\\boxed{{{B}}}$.", "-11", "5"),
 ]
 for tpl, a, b in RETRACT_MATH:
     a2 = str(int(a) ** 2) if a.lstrip("-").isdigit() else ""
@@ -264,6 +286,8 @@ RECONFIRM = [
     ("math", "The answer is 12. Wait, no, 15. Hmm, actually no — I misread the $3$ as an $8$; with the correct value, 12 was right after all.\n\n$\\boxed{12}$", "15", False),
     ("gsm8k", "#### 60\n\nWait, I should also check the units: 60 minutes, and the question asks in minutes. Yes.", "60", True),
     ("gsm8k", "Answer: 350\n\nActually, let me re-verify the discount: 500 - 150 = 350. That matches. Final: 350.", "350", True),
+    ("math", "$\\boxed{\\frac{1}{6}}$\n\nHmm, on reflection, the dice are distinguishable, so is it $\\frac{1}{3}$? No — distinguishability is already built into the 36 outcomes, so $\\frac{1}{6}$ is right.", "\\frac{1}{6}", True),
+    ("math", "$\\boxed{\\frac{1}{6}}$\n\nHmm, on reflection, the dice are distinguishable, so is it $\\frac{1}{3}$? No — distinguishability is already built into the 36 outcomes, so $\\frac{1}{6}$ is right.", "\\frac{1}{3}", False),
     ("math", "<think>\nWait, maybe it's 7? No: 7 fails the parity condition. So 6.\n</think>\n\nThe largest $n$ is $\\boxed{6}$.\n\nDouble-checking $n=7$: it fails, as shown. So $6$ stands.", "6", True),
     ("math", "<think>\nWait, maybe it's 7? No: 7 fails the parity condition. So 6.\n</think>\n\nThe largest $n$ is $\\boxed{6}$.\n\nDouble-checking $n=7$: it fails, as shown. So $6$ stands.", "7", False),
 ]
@@ -338,7 +362,9 @@ MULTI = [
     ("math", "The total is $\\boxed{7}$.\n" + "$\\boxed{7}$ " * 300, "7", True, "the same box repeated 300 times is still the answer 7"),
     ("gsm8k", "\\boxed{54}\n\\boxed{54}\n\\boxed{54}\n\\boxed{54}\n\\boxed{54}", "54", True, "identical repeated boxes"),
     ("gsm8k", "#### 14 or 15", "14", False, "a GSM8K hedge"),
-    ("gsm8k", "The answer is between 10 and 12 apples, most likely 11.", "11", False, "a range with a guess is a hedge"),
+    ("gsm8k", "The answer is 12 (or 15 if you count the teacher).", "12", False, "a conditional alternative is a hedge"),
+    ("gsm8k", "The answer is 12 (or 15 if you count the teacher).", "15", False, "a conditional alternative is a hedge"),
+    ("gsm8k", "The answer is between 10 and 12 apples, most likely 11.", "11", False, "a range with a guess is a hedge; 'most likely 11' could be read as a commitment", True),
     ("gsm8k", "#### 10-12", "10", False, "a range is a hedge"),
     ("gsm8k", "#### 10-12", "-2", False, "a range is not the number -2"),
     ("math", "The area is $\\boxed{24}$.\n\nAlternatively, using Heron's formula, I get $\\boxed{26}$.", "24", False, "a second, different candidate box after prose"),
@@ -348,8 +374,9 @@ MULTI = [
     ("gsm8k", "The answer is 8 or 9 depending on rounding; I'll say 9.\n#### 9", "9", True, "the #### marker commits to 9"),
     ("math", "Possible answers: (A) 4, (B) 6. I choose $\\boxed{\\text{(A)}}$ and $\\boxed{\\text{(B)}}$.", "\\text{(A)}", False, "two choices for one multiple-choice answer"),
 ]
-for task, resp, gold, label, why in MULTI:
-    add(task, "multi_box_hedge", resp, gold, label, why)
+for row in MULTI:
+    task, resp, gold, label, why = row[:5]
+    add(task, "multi_box_hedge", resp, gold, label, why, ambiguous=len(row) > 5)
 
 # ---------------------------------------------------------------- G. nested / unbalanced / empty boxes
 BOXES = [
@@ -363,11 +390,11 @@ BOXES = [
     ("math", "The answer is \\fbox{9}.", "9", True, "\\fbox counts as a box"),
     ("math", "The answer is $\\boxed{\\text{12}}$.", "12", True, "\\text around a number"),
     ("math", "Final: $\\boxed{\\frac{1}{2}\\right.}$", "\\frac{1}{2}", True, "a stray \\right. inside a complete box changes nothing"),
-    ("math", "The answer is $\\boxed{\\sqrt{2}$ and the check is done.", "\\sqrt{2}", False, "unbalanced braces: the box never closes"),
+    ("math", "The answer is $\\boxed{\\sqrt{2}$ and the check is done.", "\\sqrt{2}", False, "unbalanced braces: the box never closes (rule 5), though a reader may see a typo for sqrt 2", True),
     ("math", "$\\boxed{{{{{{{{{{5}}}}}}}}}}$", "5", True, "redundant grouping braces"),
     ("math", "$\\boxed{" + "{" * 2000 + "5" + "}" * 1999 + "$", "5", False, "thousands of braces, one short: the box never closes"),
     ("math", "$\\boxed{" + "{" * 2000 + "5" + "}" * 2001 + "$", "5", True, "thousands of redundant braces, all closed"),
-    ("gsm8k", "So she needs \\boxed{14} cups. Then #### \\boxed{}", "14", False, "the final marker is followed by an empty box: the last commitment is empty"),
+    ("gsm8k", "So she needs \\boxed{14} cups. Then #### \\boxed{}", "14", False, "the final marker is followed by an empty box: the last commitment is empty (a lenient reader may take the earlier box)", True),
     ("math", "$\\boxed{x = \\boxed{3}}$", "3", True, "a nested box restating the same value (x = 3)"),
     ("math", "The answer is $\\boxed{\\dfrac{5}{12}$}.", "\\frac{5}{12}", False, "the brace closing the box comes after the $; read as LaTeX the box is broken", True),
 ]
@@ -399,6 +426,9 @@ FUNC_FALSE = [
     ("\\frac{x}{2}", "\\frac{x}{2}+\\frac{\\lfloor 10^{-9}x\\rfloor}{2}", "differs for x >= 10^9"),
     ("t^2", "t\\cdot|t|", "differs for negative t"),
     ("\\sin x", "\\sin\\left(x+2\\pi\\cdot 10^{-30}\\right)", "a tiny phase shift"),
+    ("\\frac{1}{1-x}", "\\sum_{k=0}^{100} x^{k}", "a truncated geometric series"),
+    ("x", "\\arcsin(\\sin x)", "equal only on [-pi/2, pi/2]"),
+    ("x", "\\arccos(\\cos x)", "equal only on [0, pi]"),
 ]
 for gold, resp, why in FUNC_FALSE:
     add("math", "sample_point_function", m_wrap(resp), gold, False, why)
@@ -418,6 +448,9 @@ FUNC_TRUE = [
     ("\\frac{x+1}{2}", "\\frac{1}{2}(x+1)", "the same expression"),
     ("\\cos 2\\theta", "\\cos^2\\theta-\\sin^2\\theta", "double-angle identity"),
     ("\\frac{3\\sqrt{x}}{x}", "\\frac{3}{\\sqrt{x}}", "rationalised form"),
+    ("x", "\\tan(\\arctan x)", "tan(arctan x) = x for every real x"),
+    ("x^2", "|x|^2", "|x|^2 = x^2 for real x"),
+    ("2^x", "e^{x\\ln 2}", "definition of the power"),
 ]
 for gold, resp, why in FUNC_TRUE:
     add("math", "identity_true", m_wrap(resp), gold, True, why)
@@ -494,6 +527,7 @@ APPROX = [
     ("gsm8k", "The tank holds roughly 1,900 liters.\n#### ~1900", "1894", False, "a rounded value"),
     ("math", "$\\sqrt{2}\\approx\\boxed{1.414}$", "\\sqrt{2}", False, "the box holds the approximation"),
     ("math", "$\\boxed{\\approx 2\\sqrt{3}}$", "2\\sqrt{3}", False, "the answer itself is marked approximate", True),
+    ("gsm8k", "0.1 + 0.2 = 0.30000000000000004\n#### 0.30000000000000004", "0.3", False, "float noise: a long decimal that is not 0.3; the contract lists long decimal approximations as either-way", True),
 ]
 for row in APPROX:
     task, resp, gold, label, why = row[:5]
@@ -623,7 +657,7 @@ for row in STRIKE:
 
 # ---------------------------------------------------------------- Q. equivalent forms the grader accepts, and near misses (math)
 EQ_TRUE = [
-    ("\\frac{5}{2}", ["2.5", "5/2", "\\dfrac{5}{2}", "2\\frac{1}{2}", "\\tfrac52", "\\frac{10}{4}"]),
+    ("\\frac{5}{2}", ["2.5", "5/2", "\\dfrac{5}{2}", "2\\frac{1}{2}", "\\tfrac52"]),
     ("-\\frac{1}{2}", ["\\frac{-1}{2}", "-0.5", "\\frac{1}{-2}", "−1/2"]),
     ("3\\sqrt{5}", ["\\sqrt{45}", "3 \\sqrt 5", "3√5"]),
     ("\\{1,3,5\\}", ["5, 3, 1", "1; 3; 5", "\\{5,1,3\\}"]),
@@ -696,7 +730,7 @@ for gold, resp, why in EQ_FALSE:
 PROSE = [
     ("Therefore, the largest $k$ is $17$.", "17", True, "the value stated, not the variable"),
     ("Putting it together, the area of triangle $ABC$ is $24$.", "24", True, "the value stated"),
-    ("Thus the number of such integers is $\\pi$-free: exactly $36$ of them.", "36", True, "closing statement"),
+    ("Hence there are exactly $36$ such integers.", "36", True, "closing statement"),
     ("The answer is 2π.", "2\\pi", True, "π in prose"),
     ("The answer is 2π.", "2", False, "2π is not 2"),
     ("**Answer:** $x = \\frac{7}{3}$", "\\frac{7}{3}", True, "explicit answer statement"),
@@ -733,6 +767,19 @@ INJ = [
 for task, resp, gold, label, why in INJ:
     add(task, "no_real_answer", resp, gold, label, why)
 
+# ---------------------------------------------------------------- S2. negated answers
+NEG = [
+    ("math", "We have ruled out every candidate we tried, so all we can say is that the answer is not $\\boxed{12}$.", "12", False, "the box is negated: 12 is explicitly rejected"),
+    ("math", "From the second equation, $x \\neq \\boxed{4}$.", "4", False, "x is stated to be unequal to 4"),
+    ("gsm8k", "The answer is not 30, because she spent some of it. I can't determine the remainder without the price.", "30", False, "30 is rejected and nothing replaces it"),
+    ("gsm8k", "So the number of apples isn't 40 but 45.\nThe answer is 45.", "40", False, "40 is rejected"),
+    ("gsm8k", "So the number of apples isn't 40 but 45.\nThe answer is 45.", "45", True, "the stated answer"),
+    ("gsm8k", "#### The final answer is 12", "12", True, "the marker followed by an answer sentence"),
+    ("gsm8k", "#### Answer: 12 apples", "12", True, "the marker followed by an answer label"),
+]
+for task, resp, gold, label, why in NEG:
+    add(task, "negated_answer", resp, gold, label, why)
+
 # ---------------------------------------------------------------- T. very long responses
 def long_think(gold_mentions: str, n: int) -> str:
     lines = []
@@ -741,12 +788,12 @@ def long_think(gold_mentions: str, n: int) -> str:
         lines.append(f"Try case {i}: {a} × {b} = {a * b}. Hmm, {gold_mentions} maybe? Not consistent with constraint {i % 7}.")
     return "\n".join(lines)
 
-for gold, final, label, n in [("348", "352", False, 900), ("348", "348", True, 900), ("1001", "1000", False, 2500), ("56", "56", True, 2500)]:
+for gold, final, label, n in [("348", "352", False, 900), ("348", "348", True, 900), ("1001", "1000", False, 2000), ("56", "56", True, 2000)]:
     resp = f"<think>\n{long_think(gold, n)}\n</think>\n\nAfter checking all cases, the count is {final}.\n\n#### {final}"
     add("gsm8k", "long_response", resp, gold, label,
         "the final answer after a very long trace" if label else "the gold appears hundreds of times in the trace; the committed answer differs")
 for gold, final, label, n in [("\\frac{7}{2}", "\\frac{7}{3}", False, 1200), ("\\frac{7}{2}", "\\dfrac{7}{2}", True, 1200),
-                              ("42", "24", False, 3000), ("42", "42", True, 3000)]:
+                              ("42", "24", False, 2000), ("42", "42", True, 2000)]:
     mention = "$" + gold + "$ or $\\boxed{" + gold + "}$"
     resp = (f"<think>\n{long_think(mention, n)}\n</think>\n\n"
             f"**Final Answer**\n\\[\n\\boxed{{{final}}}\n\\]")
@@ -774,6 +821,13 @@ def _checks() -> None:
         x = mp.sqrt(2 + x)
     assert x < 2
     assert fib[121] ** 2 - fib[121] * fib[120] - fib[120] ** 2 != 0
+    mp.mp.dps = 120
+    assert abs(4 * mp.atan(f(1) / 5) - mp.atan(f(1) / 240) - mp.pi / 4) > f("1e-5")
+    assert abs(4 * mp.atan(f(1) / 5) - mp.atan(f(1) / 239) - mp.pi / 4) < f("1e-100")
+    assert abs(1 / (mp.sqrt(2) + 1) - (mp.sqrt(2) - 1)) < f("1e-100")
+    assert abs((1 + mp.sqrt(2)) ** 2 - 3 - 2 * mp.sqrt(2)) < f("1e-100")
+    assert 0 < mp.sqrt(f(10) ** 200 + 1) - f(10) ** 100
+    mp.mp.dps = 40
     t = mp.sqrt(2) ** (mp.sqrt(2) ** (mp.sqrt(2) ** mp.sqrt(2)))
     assert f("1.83") < t < f("1.85")
 
