@@ -780,6 +780,39 @@ NEG = [
 for task, resp, gold, label, why in NEG:
     add(task, "negated_answer", resp, gold, label, why)
 
+# ---------------------------------------------------------------- S3. peer-known traps (classes from Math-Verify's public issue tracker; new instances)
+PEER = [
+    ("\\frac{1}{3^{200}}", "\\frac{1}{3^{201}}", False, "two tiny values that differ by a factor of 3"),
+    ("\\frac{1}{1000!}", "\\frac{1}{1001!}", False, "two tiny values that differ by a factor of 1001"),
+    ("2^{-150}", "2^{-149}", False, "differ by a factor of 2"),
+    ("\\frac{1}{10^{50}}", "\\frac{1}{10^{51}}", False, "differ by a factor of 10"),
+    ("\\frac{5^{1500}+1}{2\\cdot 5^{1500}}", "\\frac{1}{2\\cdot 5^{1500}}", False, "about 1/2 against a tiny number; overflow must not make them equal"),
+    ("\\frac{1}{2^{100}}", "\\left(\\frac{1}{2}\\right)^{100}", True, "a power equals its expansion"),
+    ("\\frac{1}{2^{100}}", "2^{-100}", True, "the same power"),
+    ("k = 3, 5, 7", "k = 1, 3, 5", False, "the right-hand sides differ"),
+    ("k = 3, 5, 7", "k = 7, 5, 3", True, "same solutions, order ignored"),
+    ("P = (2, 3)", "P = (2, 3.5)", False, "the points differ"),
+    ("P = (2, 3)", "(2, 3)", True, "an equation and its value"),
+    ("a_n = 3n + 1", "a_n = 3n - 1", False, "different formula"),
+    ("a_n = 3n + 1", "a_n = 1 + 3n", True, "the same formula"),
+    ("1-\\frac{1}{e}", "1+\\frac{1}{e}", False, "sign of the second term"),
+    ("2-\\frac{1}{\\pi}", "2+\\frac{1}{\\pi}", False, "sign of the second term"),
+    ("1-\\frac{1}{e^{2}}", "\\frac{1}{e^{2}}-1", False, "negated"),
+    ("\\pm 36", "36", False, "one of two values"),
+    ("36", "\\pm 36", False, "an extra value"),
+    ("10:30", "1:30", False, "different time"),
+    ("3:45", "3:54", False, "different time"),
+    ("10:30", "10:30 \\text{ a.m.}", True, "the same time"),
+    ("17, 29, \\text{ and } 41", "17, 28, \\text{and } 41", False, "one element differs"),
+    ("17, 29, \\text{ and } 41", "41, 29, 17", True, "the same list of solutions, order ignored"),
+    ("2, 4, 6, \\ldots, 2n", "1, 3, 5, \\ldots, 2n-1", False, "different sequences"),
+    ("1:3:5", "1:3:6", False, "different ratio"),
+    ("2:3", "3:2", False, "a ratio keeps its order"),
+    ("\\frac{1}{7^{90}}", "\\frac{1}{7^{89}}", False, "differ by a factor of 7"),
+]
+for gold, resp, label, why in PEER:
+    add("math", "peer_known_trap", m_wrap(resp), gold, label, why)
+
 # ---------------------------------------------------------------- T. very long responses
 def long_think(gold_mentions: str, n: int) -> str:
     lines = []
