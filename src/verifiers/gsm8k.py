@@ -28,8 +28,9 @@ from verifiers.answers._extract import (
     find_answer,
     grader_note,
     may_have_debris,
+    statement_refusal,
 )
-from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number
+from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number, unicode_numbers
 from verifiers.answers._qualifiers import SCALE_WORDS
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
 from verifiers.rewards._format_parts import format_parts
@@ -180,12 +181,38 @@ def _number_key(text: str, strict: bool) -> str | None:
     return None if value is None else format_number(value)
 
 
-def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str]:
-    """The number inside an extracted answer, or a reason why there is none."""
+# Count words are units a grader reads both ways: "7 dozen" answers "how many dozen" (7) and "how many eggs" (84).
+_COUNT_WORDS = {"dozen": 12, "dozens": 12, "gross": 144}
+_COUNTED = re.compile(r"(-?\$?\d[\d,]*(?:\.\d+)?)\s+(dozens?|gross)\b([A-Za-z\s'-]*)[.!]?", re.IGNORECASE)
+_HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|alternatively|if|unless|otherwise)\b", re.IGNORECASE)
+_TRAILING_PAREN = re.compile(r"\s*\(([^()]{0,80})\)\s*[.!]?\s*$")
+
+
+def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, str | None, str]:
+    """The number inside an extracted answer, a reason why there is none, its other reading (count words:
+    "7 dozen" is 7 or 84) and the text it was read from (an explanation in parentheses left out; ``""`` for a
+    count-word reading, whose only qualifier is its count word)."""
+    counted = None if strict else _COUNTED.fullmatch(found.text.strip())
+    if counted is not None and not any(w.lower() in SCALE_WORDS for w in counted.group(3).split()):
+        key = _number_key(counted.group(1), False)
+        if key is not None:
+            return key, "", format_number(Fraction(key) * _COUNT_WORDS[counted.group(2).lower()]), ""
     key = _number_key(found.text, strict)
     if key is not None or strict:
-        return key, ""
+        return key, "", None, found.text
     text = found.text
+    paren = _TRAILING_PAREN.search(text)
+    if paren is not None and not _HEDGE.search(paren.group(1)) and _NUMBERS.search(text[:paren.start()]):
+        text = text[:paren.start()]  # "18 eggs (1.5 dozen)", "21 (7 × 3)": an explanation of the number
+        key = _number_key(text, strict)
+        if key is not None:
+            return key, "", None, text
+    key, why = _number_in_words(text)
+    return key, why, None, text
+
+
+def _number_in_words(text: str) -> tuple[str | None, str]:
+    """The one number of a worded answer ("18 dollars in all"), or a reason why there is none."""
     if "=" in text:  # "9 * 2 = 18" -> the right-hand side
         key = _number_key(text.rpartition("=")[2], False)
         if key is not None:
@@ -215,7 +242,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
-    text = cut_debris(response)[-cfg.max_chars:].translate(DASHES)
+    text = unicode_numbers(cut_debris(response)[-cfg.max_chars:]).translate(DASHES)
     note = grader_note(text) if _may_address_grader(text) else -1
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]
@@ -234,14 +261,18 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if found is None or not found.text:
         why = found.refusal if found is not None and found.refusal else "no answer marker or number found"
         return done(False, "no_answer", None, why)
-    key, why = _answer_number(found, strict)
+    key, why, other, used = _answer_number(found, strict)
     if key is None and why == HEDGED:
         return done(False, "incorrect", None, why)
     if key is None:
         return done(False, "no_answer", None, why or f"{found.marker} answer {found.text[:60]!r} is not a number")
-    if found.refusal:
-        return done(False, "incorrect", key, found.refusal)
-    if not _numbers_equal(key, gold_key, cfg.rel_tol):
+    refusal = found.refusal
+    if refusal.startswith("qualified answer (") and used != found.text:  # read from less than the whole answer
+        refusal = statement_refusal(used) if used else ""
+    if refusal:
+        return done(False, "incorrect", key, refusal)
+    if not _numbers_equal(key, gold_key, cfg.rel_tol) and (other is None
+                                                           or not _numbers_equal(other, gold_key, cfg.rel_tol)):
         return done(False, "incorrect", key, f"{found.marker} answer {key} != gold {gold_key}")
     if note >= 0:
         return done(False, "incorrect", key, "response addresses the grader; no credit")

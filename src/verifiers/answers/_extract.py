@@ -256,9 +256,27 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
     return _committed(text, 0, markers, tags, same)
 
 
+# A new turn written after the answer ("Question: ... ?", "Q: ... ?", "User: ... ?") is the model going on with
+# a made-up exchange, not its answer: the response ends there, once it has committed to an explicit answer.
+_NEW_TURN = re.compile(r"\n[ \t]*(?:#+\s*|\*\*)?(?:Q|Question|Problem|User|Human)\s*(?:\*\*)?\s*:[^\n]{0,500}\?",
+                       re.IGNORECASE)
+
+
 def _committed(text: str, start: int, markers: tuple[str, ...], tags: Tags,
                same: Callable[[str, str], bool]) -> Extraction | None:
     """`find_answer` on ``text[start:]`` (positions stay those of ``text``)."""
+    if "\n" in text:
+        for turn in _NEW_TURN.finditer(text, start):
+            explicit = tuple(m for m in markers if m not in FALLBACK_MARKERS)
+            before = _commitments(text[:turn.start()], start, explicit, tags, same) if explicit else None
+            if before is not None:
+                return before
+    return _commitments(text, start, markers, tags, same)
+
+
+def _commitments(text: str, start: int, markers: tuple[str, ...], tags: Tags,
+                 same: Callable[[str, str], bool]) -> Extraction | None:
+    """The last commitment in ``text[start:]`` (with withdrawals), else the first fallback that matches."""
     found: list[Extraction] = []
     for marker in markers:
         if marker in FALLBACK_MARKERS:
@@ -358,14 +376,30 @@ def _states_value(answer: str) -> bool:
         or len(answer.split()) <= 2)
 
 
-# A correction after the answer: strong cues only (a bare "Wait, let me double-check" is a re-check, which
-# withdraws nothing unless it negates the answer or ends in a new commitment).
-_CORRECTION = re.compile(
+# What can follow the last commitment (read in the text after it, at most _TAIL_CHARS):
+# - a strong correction ("wait, no", "oops", "I made a mistake", "that's wrong") withdraws the answer;
+# - a doubt ("wait", "hmm", "hold on", "but") withdraws it only together with a negative verdict ("can't be
+#   right", "off by one", "I forgot ..."), an unfinished redo ("let me recompute") or a conclusion that states
+#   another value ("..., so the smallest $k$ is $12$"): "Wait, let me verify: 3 + 4 + 5 = 12" withdraws nothing;
+# - the answer denied by value ("15, not 12", "12 is wrong") withdraws it.
+# The replacement is the value the correction concludes with ("so there are 26 in total", "it's 150 — ..."),
+# else the value the correcting sentence states ("3·5 = 15, not 12"); without one there is no answer.
+_STRONG = re.compile(
     r"\b(?:wait,?\s*no\b|no,?\s*wait\b|oops\b|whoops\b|scratch\s+that|on\s+second\s+thought|correction\s*:"
     r"|i\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)|i\s+was\s+wrong"
     r"|(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
     r"|actually,?\s+(?:it'?s|it\s+is|the\s+(?:answer|result|total)\s+(?:is|should\s+be)|that\s+should\s+be))",
     re.IGNORECASE)
+_DOUBT = re.compile(r"\b(?:wait|hmm+|hold\s+on|hang\s+on|actually|but)\b", re.IGNORECASE)
+_VERDICT = re.compile(
+    r"\b(?:can'?t|cannot|couldn'?t)\s+be\s+(?:right|correct)|\b(?:doesn'?t|does\s+not|don'?t)\s+(?:seem|look)\s+"
+    r"(?:right|correct)|\bnot\s+(?:right|correct)\b|\b(?:wrong|incorrect|mistake|error)\b|\boff\s+by\s+(?:one|\d+)"
+    r"|\bmis(?:count|calculat|read|interpret)\w*|\b(?:forgot|overlooked|missed|ignored)\b|\bcounted\b[^.\n]{0,40}\btwice"
+    r"|\b(?:let\s+me|i\s+(?:need|have)\s+to|i\s+should)\s+(?:re-?(?:do|compute|calculate|count|evaluate|solve|work)"
+    r"|fix|correct|start\s+over)\b", re.IGNORECASE)
+_CONCLUSION = re.compile(
+    r"(?:\b(?:so|therefore|thus|hence|which\s+means|that\s+means|this\s+means)\b,?\s+|\b(?:it'?s|it\s+is|should\s+be"
+    r"|is\s+actually)\s+(?=[-\u2212$\\\d]))", re.IGNORECASE)
 _TAIL_CHARS = 2_000  # the text after the answer read for a correction
 
 
@@ -383,31 +417,53 @@ def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
     """``best``, or the correction that withdraws it (with its replacement, if it states one)."""
     if not best.text:
         return best
-    tail_end = min(len(text), best.end + _TAIL_CHARS)
-    tail = text[best.end:tail_end]
+    tail = text[best.end:min(len(text), best.end + _TAIL_CHARS)]
     value = best.text.strip().strip("$").strip()
-    denied = _negation(value).search(tail) if 0 < len(value) <= 200 else None
-    cue = _CORRECTION.search(tail)
-    if denied is None and cue is None:
+    negation = _negation(value) if 0 < len(value) <= 200 else None
+    denied = negation.search(tail) if negation is not None else None
+    strong = _STRONG.search(tail)
+    doubt = _DOUBT.search(tail) if denied is None and strong is None else None
+    if denied is None and strong is None and doubt is None:
         return best
-    at = min(m.start() for m in (denied, cue) if m is not None)
-    at = max(tail.rfind("\n", 0, at), tail.rfind(". ", 0, at), tail.rfind(": ", 0, at - 1) if denied is not None
-             and cue is None else -1) + 1  # the whole correction: "3·5 = 15, not 12" states 15
+    cue = min((m for m in (denied, strong, doubt) if m is not None), key=lambda m: m.start())
+    at = max(tail.rfind("\n", 0, cue.start()), tail.rfind(". ", 0, cue.start()),
+             tail.rfind(": ", 0, max(0, cue.start() - 1)) if cue is denied else -1) + 1
     rest = tail[at:]
-    if denied is not None:  # the denied value is no replacement: "15, not 12" states 15
-        rest = _negation(value).sub(lambda m: " " * len(m.group()), rest)
-    base = best.end + at
-    masked = text[:base] + rest  # the fallbacks read positions in the whole text; only the correction counts
-    for marker in ("last_number", "last_expression"):
-        if marker not in markers:
-            continue
-        got = (_last_number if marker == "last_number" else _last_expression)(masked, base)
-        if got is not None and got.text and not got.refusal:
-            if same(got.text, best.text):  # "no wait, it is 12 after all": the answer stands
-                return best
-            return got._replace(text=got.text.rstrip(",;:"), marker="correction", refusal="")
+    if negation is not None:  # the denied value is no replacement: "15, not 12" states 15
+        rest = negation.sub(lambda m: " " * len(m.group()), rest)
+    replacement = _concluded(rest, same, best.text)
+    if doubt is not None and replacement is None and _VERDICT.search(rest) is None:
+        return best  # a re-check that finds nothing wrong ("Wait, let me verify: 3 + 4 + 5 = 12.")
+    if replacement is None and (denied is not None or strong is not None):
+        base = best.end + at
+        masked = text[:base] + rest  # the fallbacks read positions in the whole text; only the correction counts
+        for marker in ("last_number", "last_expression"):
+            got = (_last_number if marker == "last_number" else _last_expression)(masked, base) \
+                if marker in markers else None
+            if got is not None and got.text and not got.refusal:
+                replacement = got.text.rstrip(",;:")
+                break
+    if replacement is not None:
+        if same(replacement, best.text):  # "no wait, it is 12 after all": the answer stands
+            return best
+        return Extraction(replacement, "correction", best.end + at + len(rest), start=best.end + at)
     return Extraction("", best.marker, best.end, "withdrawn: a later correction retracts the answer "
                       f"{value[:40]!r} and states no other", start=best.start)
+
+
+def _concluded(rest: str, same: Callable[[str, str], bool], answer: str) -> str | None:
+    """The value the last conclusion of a correction states ("so the smallest $k$ is $12$", "it's 150 — I
+    forgot ..."), or ``None``."""
+    last = _last_match(_CONCLUSION, rest)
+    if last is None:
+        return None
+    clause = rest[last.end():]
+    clause = re.split(r"\s[\u2014\u2013]\s|\s--?\s|\n", clause, maxsplit=1)[0]
+    clause = clause[:_sentence_end(clause)]
+    got = answer_in_statement(clause).strip().rstrip(",;:")
+    if not _states_value(got) or statement_refusal(clause):
+        return None
+    return got
 
 
 _INSTRUCTION = re.compile(
@@ -416,9 +472,15 @@ _INSTRUCTION = re.compile(
     r"(?<!\\)\b(?:in|within|inside|using|with|as)\s+(?:an?\s+|the\s+)?\$*\s*\Z", re.IGNORECASE)
 
 
+_EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,]?\s*[\"“'`]?|[\"“`])\$*\s*\Z",
+                      re.IGNORECASE)
+
+
 def _in_instruction(text: str, box_start: int) -> bool:
-    """Whether the box at ``box_start`` is named by an instruction ("put your final answer within \\boxed{}")."""
-    return _INSTRUCTION.search(text, max(0, box_start - 120), box_start) is not None
+    """Whether the marker at ``box_start`` is named by an instruction ("put your final answer within \\boxed{}")
+    or quoted as an example (``e.g. "#### 10"``): neither is an answer."""
+    lo = max(0, box_start - 120)
+    return _INSTRUCTION.search(text, lo, box_start) is not None or _EXAMPLE.search(text, lo, box_start) is not None
 
 
 _STRUCK = re.compile(r"~~[^~\n]{1,200}~~|<(s|del|strike)>[^<]{0,200}</\1>|\\(?:sout|st|cancel|xcancel|bcancel)\s*\{[^{}]{0,200}\}"
@@ -482,10 +544,25 @@ def may_have_debris(text: str) -> bool:
     return "<" in text and DEBRIS_START.search(text) is not None  # every token starts with "<"
 
 
+_ASSISTANT_TURN = re.compile(r"<\|im_start\|>\s*assistant\b[^\n]*\n?|<\|start_header_id\|>\s*assistant\s*<\|end_header_id\|>"
+                             r"|<\|assistant\|>|<start_of_turn>\s*model\b|<｜Assistant｜>")
+
+
+_PROMPT_TURN = re.compile(r"\s*(?:<\|im_start\|>\s*(?:system|user)\b|<\|start_header_id\|>\s*(?:system|user)\b"
+                          r"|<\|(?:system|user)\|>|<start_of_turn>\s*user\b|<｜User｜>)")
+
+
 def cut_debris(text: str) -> str:
-    """``text`` up to the first chat-template end-of-turn token that follows some content."""
+    """``text`` up to the first chat-template end-of-turn token that follows some content (a made-up next turn
+    is debris); a response that starts by echoing the prompt's system or user turn is read from its first
+    assistant turn."""
+    text = mask_struck(text)  # "<s>64</s>" is struck-through HTML, not the end-of-sequence token "</s>"
     if not may_have_debris(text):
         return text  # one scan: every END_OF_TURN token starts with one of these
+    if _PROMPT_TURN.match(text):  # the response echoes the prompt's turns: its answer is the assistant turn
+        turn = _ASSISTANT_TURN.search(text)
+        if turn is not None:
+            text = text[turn.end():]
     cut = len(text)
     for tok in END_OF_TURN:
         i = text.find(tok)
@@ -633,13 +710,21 @@ def _answer_field(text: str, pos: int) -> Extraction | None:
     return Extraction(value, "answer_tag", m.end(), statement_refusal(value) if value else "", start=m.start())
 
 
-# A markdown heading is "#### Title" whose text is a label, not a value: no digit at all, or a label and a
-# colon before words ("#### Step 1: Find the cost"). "#### 18", "#### $18.00", "#### Answer: 18" are answers.
-_HEADING = re.compile(r"[^\W\d_][^\n:]{0,60}:(?:\s*(?=[^\W\d_]))")
+# A markdown heading is "#### Title": a label, not a value. It is one when its text has no digit, when it is a
+# label other than an answer's followed by a colon ("#### Step 1: Find the cost", "#### Rings: 4 at $5 = $20"),
+# or when it holds several numbers and more reasoning with numbers follows ("#### 2 hours per day × 6 days").
+# "#### 18", "#### $18.00", "#### Answer: 18", "#### 18 dollars" are answers.
+_LABEL = re.compile(r"([^\W\d_][^\n:]{0,60}):")
+_ANSWER_LABEL = re.compile(r"(?:the\s+)?(?:final\s+)?(?:answer|result|solution|total)s?\s*$", re.IGNORECASE)
 
 
-def _is_heading(content: str) -> bool:
-    return bool(content) and (not any(c.isdigit() for c in content) or _HEADING.match(content) is not None)
+def _is_heading(content: str, after: str = "") -> bool:
+    if not content or not any(c.isdigit() for c in content):
+        return bool(content) or bool(after.strip())
+    label = _LABEL.match(content)
+    if label is not None and _ANSWER_LABEL.match(label.group(1)) is None:
+        return True
+    return len(_NUMBER.findall(content)) > 1 and any(c.isdigit() for c in after)
 
 
 def _hash(text: str, pos: int, same: Callable[[str, str], bool]) -> Extraction | None:
@@ -652,7 +737,7 @@ def _hash(text: str, pos: int, same: Callable[[str, str], bool]) -> Extraction |
         j = text.find("\n", i)
         j = len(text) if j < 0 else j
         content = text[i + 4:j].strip().lstrip("#").strip()[-MAX_STATEMENT_CHARS:]
-        if not _is_heading(content):
+        if not _is_heading(content, text[j:j + MAX_STATEMENT_CHARS]) and not _in_instruction(text, i):
             break
     refusal = statement_refusal(content)
     k = text.rfind("####", pos, i)
