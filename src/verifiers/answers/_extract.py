@@ -247,7 +247,7 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
         withdrawn without a replacement. For boxes, ``parts`` holds the different answers of the final group
         of adjacent boxes; more than one is refused as a hedge unless the caller knows the gold has several.
     """
-    text = mask_struck(text)
+    text = mask_non_answers(text)
     outside = _after_thinking_end(text, tags)
     if outside > 0:
         got = _committed(text, outside, markers, tags, same)
@@ -334,22 +334,51 @@ def _boxed(text: str, start: int, same: Callable[[str, str], bool]) -> Extractio
     if _BOX_OPEN.search(last[0]):  # \boxed{5\boxed{3}}: two answers in one
         return Extraction(last[0].strip(), "boxed", last[2], "a box nested inside a box: no single answer",
                           start=last[1])
+    if _NEGATED.search(text, max(0, last[1] - 40), last[1]) is not None:  # "the answer is not \boxed{12}"
+        return Extraction(last[0].strip(), "boxed", last[2], "negated: the response denies the boxed value",
+                          start=last[1])
     word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
     hedged = "hedged: several different final answers" if len(parts) > 1 else ""
     return Extraction(last[0].strip(), "boxed", last[2], _qualified(word) or hedged, parts, joined, start=last[1])
 
 
+_NEGATED = re.compile(r"(?:\bnot|n't|\\neq?|\\not\s*=|≠)\s*(?:equal\s+to\s+|be\s+)?\$*\s*\Z", re.IGNORECASE)
+_LABEL_EQ = re.compile(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
+
+
 def _unwrap(content: str) -> str:
-    """A box's content without boxes that wrap all of it (``\\boxed{\\boxed{12}}`` is 12)."""
-    while True:
-        inner = content.strip()
-        m = _BOX_OPEN.match(inner)
-        if m is None or not m.group().endswith("{") or not inner.endswith("}"):
-            return content
-        got, unclosed = boxes(inner)
-        if unclosed or len(got) != 1 or got[0][1] != 0 or got[0][2] != len(inner):
-            return content
+    """A box's content without what wraps all of it: braces (``{{12}}``), a box (``\\boxed{\\boxed{12}}``), a box
+    after a label (``\\boxed{x = \\boxed{3}}``)."""
+    for _ in range(8):
+        inner = _strip_braces(content.strip())
+        label = _LABEL_EQ.match(inner)
+        boxed = inner[label.end():] if label is not None else inner
+        m = _BOX_OPEN.match(boxed)
+        if m is None or not m.group().endswith("{") or not boxed.endswith("}"):
+            return inner
+        got, unclosed = boxes(boxed)
+        if unclosed or len(got) != 1 or got[0][1] != 0 or got[0][2] != len(boxed):
+            return inner
         content = got[0][0]
+    return content
+
+
+def _strip_braces(s: str) -> str:
+    """``s`` without the brace pairs that wrap all of it (``{{{5}}}`` -> ``5``), in one pass."""
+    lead = len(s) - len(s.lstrip("{"))
+    trail = len(s) - len(s.rstrip("}"))
+    k = min(lead, trail)
+    if k == 0:
+        return s
+    depth, low = 0, k  # the outer j pairs wrap it all iff the depth stays >= j until the last j closers
+    for i, c in enumerate(s[:len(s) - k]):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        if i >= k - 1:
+            low = min(low, depth)
+    return s[low:len(s) - low] if low > 0 else s
 
 
 def _last_commitment(found: list[Extraction], same: Callable[[str, str], bool]) -> Extraction:
@@ -485,14 +514,21 @@ def _in_instruction(text: str, box_start: int) -> bool:
 
 _STRUCK = re.compile(r"~~[^~\n]{1,200}~~|<(s|del|strike)>[^<]{0,200}</\1>|\\(?:sout|st|cancel|xcancel|bcancel)\s*\{[^{}]{0,200}\}"
                      r"|(?:[^\s\u0335\u0336][\u0335\u0336])+")
+# An answer marker quoted as an example of the format ('e.g. "#### 10"', "write `\\boxed{5}`") states nothing.
+_QUOTED_MARKER = re.compile(r"[\"“`]\s*\$*\s*(?:####[^\"”`\n]{0,80}|\\boxed\s*\{[^\"”`\n]{0,80})[\"”`]")
 
 
-def mask_struck(text: str) -> str:
-    """``text`` with struck-through spans (markdown ``~~x~~``, HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``,
-    Unicode combining strokes U+0335/U+0336) blanked out, same length: a struck value is withdrawn."""
-    if "~~" not in text and "<" not in text and "\\" not in text and "\u0335" not in text and "\u0336" not in text:
+def mask_non_answers(text: str) -> str:
+    """``text`` with what states no answer blanked out, same length: struck-through spans (markdown ``~~x~~``,
+    HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``, Unicode combining strokes U+0335/U+0336: a struck
+    value is withdrawn) and answer markers quoted as format examples (``e.g. "#### 10"``)."""
+    if "~~" not in text and "<" not in text and "\\" not in text and "\u0335" not in text and "\u0336" not in text \
+            and '"' not in text and "“" not in text and "`" not in text:
         return text
-    return _STRUCK.sub(lambda m: " " * len(m.group()), text)
+    text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
+    if "####" in text or "box" in text:
+        text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
+    return text
 
 
 def _after_thinking_end(text: str, tags: Tags) -> int:
@@ -556,7 +592,7 @@ def cut_debris(text: str) -> str:
     """``text`` up to the first chat-template end-of-turn token that follows some content (a made-up next turn
     is debris); a response that starts by echoing the prompt's system or user turn is read from its first
     assistant turn."""
-    text = mask_struck(text)  # "<s>64</s>" is struck-through HTML, not the end-of-sequence token "</s>"
+    text = mask_non_answers(text)  # "<s>64</s>" is struck-through HTML, not the end-of-sequence token "</s>"
     if not may_have_debris(text):
         return text  # one scan: every END_OF_TURN token starts with one of these
     if _PROMPT_TURN.match(text):  # the response echoes the prompt's turns: its answer is the assistant turn
@@ -712,7 +748,8 @@ def _answer_field(text: str, pos: int) -> Extraction | None:
 
 # A markdown heading is "#### Title": a label, not a value. It is one when its text has no digit, when it is a
 # label other than an answer's followed by a colon ("#### Step 1: Find the cost", "#### Rings: 4 at $5 = $20"),
-# or when it holds several numbers and more reasoning with numbers follows ("#### 2 hours per day × 6 days").
+# when it starts with a word and text follows below it ("#### Step 1"), or when it holds several numbers and
+# more reasoning with numbers follows ("#### 2 hours per day × 6 days").
 # "#### 18", "#### $18.00", "#### Answer: 18", "#### 18 dollars" are answers.
 _LABEL = re.compile(r"([^\W\d_][^\n:]{0,60}):")
 _ANSWER_LABEL = re.compile(r"(?:the\s+)?(?:final\s+)?(?:answer|result|solution|total)s?\s*$", re.IGNORECASE)
@@ -724,6 +761,9 @@ def _is_heading(content: str, after: str = "") -> bool:
     label = _LABEL.match(content)
     if label is not None and _ANSWER_LABEL.match(label.group(1)) is None:
         return True
+    if content[0].isalpha() and after.strip() and _ANSWER_LABEL.match(content.split()[0]) is None \
+            and not content.lower().startswith(("the answer", "the final", "final answer")):
+        return True  # "#### Step 1" followed by the step: a title over the text below it
     return len(_NUMBER.findall(content)) > 1 and any(c.isdigit() for c in after)
 
 

@@ -58,8 +58,11 @@ def gold_text(gold: object, *, latex: bool = False) -> str:
         value = Fraction(int(gold.numerator), int(gold.denominator))
         if value.denominator == 1:
             return str(value.numerator)
-        if _terminates(value.denominator):
-            return _plain(Decimal(value.numerator) / Decimal(value.denominator))
+        places = _decimal_places(value.denominator)
+        if places is not None:  # exact: Decimal division would round to its context's 28 digits
+            scaled = abs(value.numerator) * 10**places // value.denominator
+            sign = "-" if value < 0 else ""
+            return _plain(Decimal(f"{sign}{scaled}E-{places}"))
         sign, p, q = ("-" if value < 0 else ""), abs(value.numerator), value.denominator
         return f"{sign}\\frac{{{p}}}{{{q}}}" if latex else f"{sign}{p}/{q}"
     if isinstance(gold, numbers.Real):
@@ -70,12 +73,17 @@ def gold_text(gold: object, *, latex: bool = False) -> str:
     raise TypeError(f"gold must be a real number, got {type(gold).__name__} {gold!r}")
 
 
-def _terminates(denominator: int) -> bool:
-    """Whether ``1/denominator`` has a finite decimal expansion (only 2s and 5s as prime factors)."""
-    for p in (2, 5):
-        while denominator % p == 0:
-            denominator //= p
-    return denominator == 1
+def _decimal_places(denominator: int) -> int | None:
+    """How many decimal places ``1/denominator`` needs, or ``None`` if its expansion never ends (a prime factor
+    other than 2 and 5)."""
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    return max(twos, fives) if denominator == 1 else None
 
 
 def _plain(value: Decimal) -> str:
