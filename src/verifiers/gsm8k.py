@@ -15,10 +15,10 @@ Everything is in-process and bounded (linear regexes, capped sizes): there is no
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from verifiers.answers._extract import (
     FALLBACK_MARKERS,
@@ -28,11 +28,13 @@ from verifiers.answers._extract import (
     find_answer,
     grader_note,
     may_have_debris,
+    statement_refusal,
 )
-from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number
+from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number, unicode_numbers
 from verifiers.answers._qualifiers import SCALE_WORDS
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
 from verifiers.rewards._format_parts import format_parts
+from verifiers.rewards._inputs import Gold, gold_text, response_text, scorer_config
 from verifiers.rewards._score import Score, Status
 
 __all__ = ["Config", "equivalent", "score", "score_batch"]
@@ -45,8 +47,9 @@ class Config(ScorerConfig):
     """How GSM8K answers are found and rewarded (frozen, hashable).
 
     Attributes:
-        markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
-            ``final_answer``, ``last_number``; see ``verifiers.answers._extract``).
+        markers: the answer markers that count (``answer_tag``, ``boxed``, ``hash``,
+            ``final_answer``, ``last_number``; see ``verifiers.answers._extract``): explicit ones compete
+            by position (the last commitment wins); fallbacks only when nothing was committed.
         mode: ``"flexible"`` (default) also falls back to the last number and accepts unit words
             (``18 dollars``); ``"strict"`` needs an explicit marker around a bare number.
         rel_tol: relative tolerance for comparing numbers; 0 (default) means exact.
@@ -75,13 +78,19 @@ _GOLDS: dict[str, str | None] = {}
 _GOLD_CACHE_MAX = 200_000
 
 
-def score(response: str, gold: str, *, config: Config | None = None) -> Score:
-    """Score one response against a GSM8K gold answer; never raises.
+def score(response: str, gold: Gold, *, config: Config | Mapping[str, Any] | None = None) -> Score:
+    """Score one response against a GSM8K gold answer; never raises for what the response says.
 
     Args:
         response: the model output.
-        gold: the reference answer (``"18"``, ``"1,450,000"``) or a full solution ending ``#### 18``.
-        config: extraction/reward settings; ``None`` means ``Config()`` (accuracy preset, flexible).
+        gold: the reference answer (``"18"``, ``"1,450,000"``, ``18``, ``Fraction(3, 4)``, ``Decimal("2.50")``)
+            or a full solution ending ``#### 18``. A float gold is the decimal it prints as (``0.1``).
+        config: extraction/reward settings, or a mapping of its fields (``{"preset": "book"}``); ``None``
+            means ``Config()`` (accuracy preset, flexible).
+
+    Raises:
+        TypeError: ``response`` is not a ``str``, or ``gold`` is neither text nor a finite number.
+        ConfigError: ``config`` is not a ``Config`` or a mapping of valid fields.
 
     Returns:
         A ``Score``; ``status`` is ``no_answer`` when no number was found, ``gold_unparseable`` when the
@@ -91,16 +100,30 @@ def score(response: str, gold: str, *, config: Config | None = None) -> Score:
         >>> score("#### 18", "18").reward
         1.0
     """
+    if type(response) is not str:
+        response = response_text(response)
+    if type(gold) is not str:
+        gold = gold_text(gold)
+    if config is None:
+        fast = _fast_path_guarded(response, gold)
+        if fast is not None:
+            return fast
+        config = _DEFAULT
+    elif type(config) is not Config:
+        config = scorer_config(config, Config, _DEFAULT)
     try:
-        if config is None:
-            fast = _fast_path(response, gold)
-            if fast is not None:
-                return fast
-            config = _DEFAULT
         return _score(response, gold, config)
     except Exception as e:  # noqa: BLE001 - outcomes are values: a scorer bug must not kill a training step
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"scorer error {type(e).__name__}: {e}"[:300])
+
+
+def _fast_path_guarded(response: str, gold: str) -> Score | None:
+    """`_fast_path`, or ``None`` (the general path, which reports errors as values) if it fails."""
+    try:
+        return _fast_path(response, gold)
+    except Exception:  # noqa: BLE001 - the general path turns the same failure into an error verdict
+        return None
 
 
 def _gold_key(gold: str) -> str | None:
@@ -125,6 +148,8 @@ def _fast_path(response: str, gold: str) -> Score | None:
     if may_have_debris(response):
         return None  # maybe chat-template debris: the general path cuts it first
     j = response.find("\n", i)
+    if j >= 0 and not response.isspace() and response[j:].strip():
+        return None  # text after the answer line may correct it: the general path reads it
     content = (response[i + 4:] if j < 0 else response[i + 4:j]).strip()
     if _SIMPLE_INT.fullmatch(content) is None:
         return None
@@ -156,12 +181,38 @@ def _number_key(text: str, strict: bool) -> str | None:
     return None if value is None else format_number(value)
 
 
-def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str]:
-    """The number inside an extracted answer, or a reason why there is none."""
+# Count words are units a grader reads both ways: "7 dozen" answers "how many dozen" (7) and "how many eggs" (84).
+_COUNT_WORDS = {"dozen": 12, "dozens": 12, "gross": 144}
+_COUNTED = re.compile(r"(-?\$?\d[\d,]*(?:\.\d+)?)\s+(dozens?|gross)\b([A-Za-z\s'-]*)[.!]?", re.IGNORECASE)
+_HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|alternatively|if|unless|otherwise)\b", re.IGNORECASE)
+_TRAILING_PAREN = re.compile(r"\s*\(([^()]{0,80})\)\s*[.!]?\s*$")
+
+
+def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, str | None, str]:
+    """The number inside an extracted answer, a reason why there is none, its other reading (count words:
+    "7 dozen" is 7 or 84) and the text it was read from (an explanation in parentheses left out; ``""`` for a
+    count-word reading, whose only qualifier is its count word)."""
+    counted = None if strict else _COUNTED.fullmatch(found.text.strip())
+    if counted is not None and not any(w.lower() in SCALE_WORDS for w in counted.group(3).split()):
+        key = _number_key(counted.group(1), False)
+        if key is not None:
+            return key, "", format_number(Fraction(key) * _COUNT_WORDS[counted.group(2).lower()]), ""
     key = _number_key(found.text, strict)
     if key is not None or strict:
-        return key, ""
+        return key, "", None, found.text
     text = found.text
+    paren = _TRAILING_PAREN.search(text)
+    if paren is not None and not _HEDGE.search(paren.group(1)) and _NUMBERS.search(text[:paren.start()]):
+        text = text[:paren.start()]  # "18 eggs (1.5 dozen)", "21 (7 × 3)": an explanation of the number
+        key = _number_key(text, strict)
+        if key is not None:
+            return key, "", None, text
+    key, why = _number_in_words(text)
+    return key, why, None, text
+
+
+def _number_in_words(text: str) -> tuple[str | None, str]:
+    """The one number of a worded answer ("18 dollars in all"), or a reason why there is none."""
     if "=" in text:  # "9 * 2 = 18" -> the right-hand side
         key = _number_key(text.rpartition("=")[2], False)
         if key is not None:
@@ -191,7 +242,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
-    text = cut_debris(response)[-cfg.max_chars:].translate(DASHES)
+    text = unicode_numbers(cut_debris(response)[-cfg.max_chars:]).translate(DASHES)
     note = grader_note(text) if _may_address_grader(text) else -1
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]
@@ -210,14 +261,18 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if found is None or not found.text:
         why = found.refusal if found is not None and found.refusal else "no answer marker or number found"
         return done(False, "no_answer", None, why)
-    key, why = _answer_number(found, strict)
+    key, why, other, used = _answer_number(found, strict)
     if key is None and why == HEDGED:
         return done(False, "incorrect", None, why)
     if key is None:
         return done(False, "no_answer", None, why or f"{found.marker} answer {found.text[:60]!r} is not a number")
-    if found.refusal:
-        return done(False, "incorrect", key, found.refusal)
-    if not _numbers_equal(key, gold_key, cfg.rel_tol):
+    refusal = found.refusal
+    if refusal.startswith("qualified answer (") and used != found.text:  # read from less than the whole answer
+        refusal = statement_refusal(used) if used else ""
+    if refusal:
+        return done(False, "incorrect", key, refusal)
+    if not _numbers_equal(key, gold_key, cfg.rel_tol) and (other is None
+                                                           or not _numbers_equal(other, gold_key, cfg.rel_tol)):
         return done(False, "incorrect", key, f"{found.marker} answer {key} != gold {gold_key}")
     if note >= 0:
         return done(False, "incorrect", key, "response addresses the grader; no credit")
@@ -254,8 +309,8 @@ def equivalent(a: str, b: str) -> bool:
         return False
 
 
-def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int | None = None,
-                config: Config | None = None) -> list[Score]:
+def score_batch(responses: Iterable[str], golds: Iterable[Gold], *, workers: int | None = None,
+                config: Config | Mapping[str, Any] | None = None) -> list[Score]:
     """Score many responses; ``workers > 1`` spreads them over processes (GSM8K is fast in-process).
 
     Args:
@@ -266,8 +321,11 @@ def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int 
         config: as for ``score``.
 
     Raises:
-        ConfigError: ``responses`` and ``golds`` differ in length.
+        ConfigError: ``responses`` and ``golds`` differ in length, or a bad ``config``.
+        TypeError: ``responses``/``golds`` is not a sequence of items (``None``, a bare string), or an item
+            has a type `score` refuses.
     """
     from verifiers.rewards._batch import run_batch
 
-    return run_batch("gsm8k", score, responses, golds, workers=workers, config=config)
+    return run_batch("gsm8k", score, responses, golds, workers=workers,
+                     config=scorer_config(config, Config, None))

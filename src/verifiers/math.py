@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from verifiers.answers._extract import (
     FALLBACK_MARKERS,
@@ -53,6 +53,7 @@ from verifiers.equivalence._expr_eval import (
 )
 from verifiers.rewards._config import DEFAULT_TIMEOUT, PRESETS, ScorerConfig, combine
 from verifiers.rewards._format_parts import format_parts
+from verifiers.rewards._inputs import Gold, gold_text, response_text, scorer_config
 from verifiers.rewards._score import Score, Status
 
 __all__ = ["Config", "equivalent", "score", "score_batch", "warm_up"]
@@ -63,8 +64,9 @@ class Config(ScorerConfig):
     """How MATH answers are found, compared and rewarded (frozen, hashable).
 
     Attributes:
-        markers: answer markers to try, highest priority first (``answer_tag``, ``boxed``, ``hash``,
-            ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers.answers._extract``).
+        markers: the answer markers that count (``answer_tag``, ``boxed``, ``hash``,
+            ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers.answers._extract``): explicit ones compete
+            by position (the last commitment wins); fallbacks only when nothing was committed.
         mode: ``"flexible"`` (default) may fall back to the last expression; ``"strict"`` needs an explicit marker.
         rel_tol: relative tolerance when a value is irrational (``\\sqrt{2}`` vs ``1.41421356237``);
             rationals are always compared exactly, so ``2^{-70}`` and ``2^{-71}`` differ.
@@ -85,13 +87,20 @@ _GOLDS: dict[str, tuple[str, Answer | None, Answer | None]] = {}
 _GOLD_CACHE_MAX = 100_000
 
 
-def score(response: str, gold: str, *, config: Config | None = None) -> Score:
-    """Score one response against a MATH gold answer; never raises, never exceeds the timeout.
+def score(response: str, gold: Gold, *, config: Config | Mapping[str, Any] | None = None) -> Score:
+    """Score one response against a MATH gold answer; never raises for what the response says, never exceeds
+    the timeout.
 
     Args:
         response: the model output.
-        gold: the reference answer (``"\\frac{1}{2}"``) or a full solution (its last ``\\boxed{}`` is used).
-        config: extraction/comparison/reward settings; ``None`` means ``Config()``.
+        gold: the reference answer (``"\\frac{1}{2}"``) or a full solution (its last ``\\boxed{}`` is used),
+            or a number (``2``, ``Fraction(1, 3)``, ``Decimal("0.25")``; a float is the decimal it prints as).
+        config: extraction/comparison/reward settings, or a mapping of its fields (``{"preset": "book"}``);
+            ``None`` means ``Config()``.
+
+    Raises:
+        TypeError: ``response`` is not a ``str``, or ``gold`` is neither text nor a finite number.
+        ConfigError: ``config`` is not a ``Config`` or a mapping of valid fields.
 
     Returns:
         A ``Score``: ``correct``/``incorrect``, ``no_answer`` (nothing extracted, or an unclosed last box),
@@ -101,7 +110,11 @@ def score(response: str, gold: str, *, config: Config | None = None) -> Score:
         >>> score("\\\\boxed{(1,2]}", "[1,2]").status
         'incorrect'
     """
-    cfg = _DEFAULT if config is None else config
+    if type(response) is not str:
+        response = response_text(response)
+    if type(gold) is not str:
+        gold = gold_text(gold, latex=True)
+    cfg = _DEFAULT if config is None else config if type(config) is Config else scorer_config(config, Config, _DEFAULT)
     try:
         return _score(response, gold, cfg)
     except Exception as e:  # noqa: BLE001 - outcomes are values: a scorer bug must not kill a training step
@@ -313,14 +326,16 @@ def warm_up(timeout: float = 60.0) -> bool:
     return pool().warm_up(timeout)
 
 
-def score_batch(responses: Sequence[str], golds: Sequence[str], *, workers: int | None = None,
-                config: Config | None = None) -> list[Score]:
+def score_batch(responses: Iterable[str], golds: Iterable[Gold], *, workers: int | None = None,
+                config: Config | Mapping[str, Any] | None = None) -> list[Score]:
     """Score many responses: ``None`` adds threads while the CAS is the bottleneck and CPUs are free, ``1`` uses
     this thread only, ``n`` at most ``n`` threads; never slower than a loop over `score`.
 
     Raises:
-        ConfigError: ``responses`` and ``golds`` differ in length, or ``workers < 1``.
+        ConfigError: ``responses`` and ``golds`` differ in length, ``workers < 1``, or a bad ``config``.
+        TypeError: ``responses``/``golds`` is not a sequence of items (``None``, a bare string), or an item
+            has a type `score` refuses.
     """
     from verifiers.rewards._batch import run_batch
 
-    return run_batch("math", score, responses, golds, workers=workers, config=config)
+    return run_batch("math", score, responses, golds, workers=workers, config=scorer_config(config, Config, None))

@@ -23,12 +23,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from verifiers._problem import CodeTests
 from verifiers.answers._tags import block, has_block
 from verifiers.errors import ConfigError, SandboxError
 from verifiers.rewards._config import BaseConfig, combine
+from verifiers.rewards._inputs import batch_items, response_text, scorer_config
 from verifiers.rewards._score import Score, Status
 from verifiers.sandbox._setup import parse_python
 
@@ -194,7 +195,8 @@ def _to_score(response: str, code: str | None, source: str, result: ExecutionRes
     return Score(reward, result.passed, status, code, parts, why[:500])
 
 
-def score(response: str, tests: Sequence[str] | CodeTests, *, setup_code: str = "", config: Config | None = None,
+def score(response: str, tests: Sequence[str] | CodeTests, *, setup_code: str = "",
+          config: Config | Mapping[str, Any] | None = None,
           pool: CodePool | None = None) -> Score:
     """Score one response against MBPP assert ``tests``; never raises for model output.
 
@@ -202,37 +204,48 @@ def score(response: str, tests: Sequence[str] | CodeTests, *, setup_code: str = 
         response: the model output.
         tests: MBPP ``test_list`` assert statements (the reference), or a `CodeTests` carrying its set-up code.
         setup_code: MBPP ``test_setup_code`` (run after the solution, before the tests).
-        config: extraction/reward settings (default `Config()`).
+        config: extraction/reward settings, or a mapping of its fields (default `Config()`).
         pool: a `verifiers.sandbox.CodePool`; default: the shared lazily started pool.
 
     Raises:
+        TypeError: ``response`` is not a ``str``, or ``tests`` is not a list of assert strings (a bare string).
+        ConfigError: ``config`` is not a ``Config`` or a mapping of valid fields.
         SandboxError: only if the sandbox cannot start at all (bubblewrap missing).
     """
     return score_batch([response], [tests], [setup_code], config=config, pool=pool)[0]
 
 
 def score_batch(responses: Sequence[str], tests: Sequence[Sequence[str] | CodeTests],
-                setup_codes: Sequence[str] | None = None, *, workers: int | None = None, config: Config | None = None,
+                setup_codes: Sequence[str] | None = None, *, workers: int | None = None,
+                config: Config | Mapping[str, Any] | None = None,
                 pool: CodePool | None = None) -> list[Score]:
     """Score many responses in parallel over the pool; results in input order.
 
     ``workers`` is accepted for the common scorer signature; the pool's size sets the parallelism. A
-    `CodeTests` item's set-up code is used where ``setup_codes`` gives none.
+    `CodeTests` item's set-up code is used where ``setup_codes`` gives none. Any iterable (a generator
+    included) is read once.
+
+    Raises:
+        TypeError: as for `score`, for any item; ``None`` or a bare string where a sequence is expected.
+        ConfigError: the lengths differ, or a bad ``config``.
     """
     from verifiers.sandbox import default_pool
 
-    cfg = config or _DEFAULT
+    cfg = scorer_config(config, Config, _DEFAULT)
+    # checked before any job is queued: a bad item fails the whole call, not half of it
+    responses = [response_text(r) for r in batch_items(responses, "responses")]
+    tests = batch_items(tests, "tests")
+    setup_codes = None if setup_codes is None else batch_items(setup_codes, "setup_codes")
     if len(tests) != len(responses) or (setup_codes is not None and len(setup_codes) != len(responses)):
         raise ConfigError("responses, tests and setup_codes must have the same length")
     setups = [s or "" for s in setup_codes] if setup_codes is not None else [""] * len(responses)
     setups = [s or (t.setup_code if isinstance(t, CodeTests) else "") for s, t in zip(setups, tests)]
-    test_lists = [list(t.tests if isinstance(t, CodeTests) else t) for t in tests]
-    # checked before any job is queued: a bad item fails the whole call, not half of it
-    if any(isinstance(t, str | bytes) for t in tests) or any(not isinstance(x, str) for t in test_lists for x in t):
-        raise ConfigError("tests must hold one list of assert strings per response (a bare string is not a list)")
+    test_lists = [t.tests if isinstance(t, CodeTests) else batch_items(t, "each item of tests") for t in tests]
+    if any(not isinstance(x, str) for t in test_lists for x in t):
+        raise TypeError("tests must hold one list of assert strings per response")
     if any(not isinstance(s, str) for s in setups):
-        raise ConfigError("setup_codes must be strings (or None)")
-    found = [extract_code(str(r), cfg) for r in responses]
+        raise TypeError("setup_codes must be strings (or None)")
+    found = [extract_code(r, cfg) for r in responses]
     runner = None
     futures: list[Future[ExecutionResult] | SandboxError | None] = []
     for (code, _), t, s in zip(found, test_lists, setups, strict=True):
@@ -254,5 +267,5 @@ def score_batch(responses: Sequence[str], tests: Sequence[Sequence[str] | CodeTe
                 result = fut.result()
             except SandboxError as exc:
                 error = str(exc)
-        out.append(_to_score(str(resp), code, source, result, cfg, error))
+        out.append(_to_score(resp, code, source, result, cfg, error))
     return out

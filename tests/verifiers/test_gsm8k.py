@@ -55,11 +55,12 @@ def test_strict_mode_needs_a_marker() -> None:
     assert gsm8k.score("#### 18 dollars", "18", config=strict).status == "no_answer"
 
 
-def test_marker_priority_is_configurable() -> None:
+def test_enabled_markers_compete_by_position() -> None:
     text = "<SOLUTION>17</SOLUTION>\n#### 18"
-    assert gsm8k.score(text, "18").correct  # default: #### first
-    tags_first = gsm8k.Config(markers=("answer_tag", "hash"))
-    assert gsm8k.score(text, "18", config=tags_first).extracted == "17"
+    assert gsm8k.score(text, "18").correct  # the last commitment wins
+    assert gsm8k.score("#### 18\n<SOLUTION>17</SOLUTION>", "17").correct
+    tags_only = gsm8k.Config(markers=("answer_tag",))
+    assert gsm8k.score(text, "18", config=tags_only).extracted == "17"
 
 
 def test_rel_tol() -> None:
@@ -111,9 +112,9 @@ def test_config_is_frozen() -> None:
         gsm8k.Config().mode = "strict"  # type: ignore[misc]
 
 
-def test_non_str_input_is_an_error_value() -> None:
-    s = gsm8k.score(None, "18")  # type: ignore[arg-type]
-    assert s.status == "error" and not s.correct
+def test_non_str_response_is_the_callers_error() -> None:
+    with pytest.raises(TypeError, match="response must be a str"):
+        gsm8k.score(None, "18")  # type: ignore[arg-type]
 
 
 def test_huge_input_is_bounded() -> None:

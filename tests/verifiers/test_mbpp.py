@@ -98,7 +98,7 @@ def test_bad_batch_items_fail_the_call_before_anything_runs() -> None:
                           ([["assert add(1, 2) == 3"], [3]], None),     # a non-string assert
                           ([["assert add(1, 2) == 3"]] * 2, ["", 7])):  # a non-string setup
         n = len(tests)
-        with pytest.raises(ConfigError):
+        with pytest.raises(TypeError):
             mbpp.score_batch([code] * n, tests, setups, pool=NoPool())  # type: ignore[arg-type]
 
 

@@ -22,6 +22,7 @@ Every function here is linear in the input (no nested quantifiers), so hostile t
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections import deque
 from collections.abc import Callable
@@ -56,6 +57,7 @@ class Extraction(NamedTuple):
     refusal: str = ""  # non-empty: hedged / flood; the answer earns no credit
     parts: tuple[str, ...] = ()  # boxed: the different answers of the final group of adjacent boxes
     joined: bool = False  # boxed: the text between those boxes only links them ("and", ",", "\\quad")
+    start: int = -1  # where the commitment starts in the response (-1: not recorded)
 
 
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{|\\boxed\s+(?=\S)")
@@ -165,12 +167,15 @@ def grader_note(text: str) -> int:
     return first
 
 
-def boxes(text: str) -> tuple[list[tuple[str, int, int]], bool]:
-    """All complete boxes as (content, start, end), and whether the *last* box opened is unclosed."""
+def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
+    """All complete boxes from ``start`` as (content, start, end), and whether the *last* box opened is unclosed.
+
+    Linear in the text: each character is read once (a box's content is skipped by the next search).
+    """
     found: list[tuple[str, int, int]] = []
-    pos = 0
+    pos = start
     n = len(text)
-    while len(found) <= MAX_BOXES:
+    while True:
         m = _BOX_OPEN.search(text, pos)
         if m is None:
             break
@@ -212,47 +217,81 @@ def _same_text(a: str, b: str) -> bool:
 
 def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
                 same: Callable[[str, str], bool] = _same_text) -> Extraction | None:
-    """The final answer by marker priority, or ``None`` if no enabled marker matches.
+    """The committed final answer, or ``None`` if no enabled marker matches.
+
+    The model (the verdict contract, "Reasoning traces"):
+
+    1. **Scope.** Struck-through text (``~~18~~``, ``1̶8̶``, ``\\sout{18}``) is withdrawn and never read. When the
+       response closes a thinking block (``</think>``) and answers after it, only what follows counts; a
+       response whose only answer is inside its thinking block is read whole (the thinking is all it wrote).
+    2. **Commitments.** Every explicit answer is a commitment: a complete box (or group of adjacent boxes), a
+       ``####`` line (a markdown heading such as ``#### Step 1: ...`` is not one), an answer block or a JSON/YAML
+       answer field, a final-answer statement ("the answer is 15"). Boxes inside an instruction ("put your
+       final answer within \\boxed{}") are not. **The last commitment wins**, except that a later statement
+       that gives no value ("the answer is computed as follows") or the same value does not replace an earlier
+       box, line or field.
+    3. **Withdrawal.** After the last commitment, a correction ("Wait, no, it's 20", "I made a mistake",
+       "15, not 12") withdraws it; its replacement, the value the correction states, is the answer, and
+       without one there is no answer. Re-confirmation ("Hmm, yes, 12 is correct") keeps it.
+    4. **Fallbacks** (``last_number``, ``last_expression``) are read only when nothing was committed.
 
     Args:
         text: the response (already cut to the size budget and at template debris).
-        markers: enabled marker names, highest priority first (see module doc).
-        tags: the answer block tags for ``answer_tag``.
+        markers: enabled marker names (see module doc); their order no longer ranks explicit markers,
+            which compete by position, and fallbacks come after every explicit marker.
+        tags: the thinking and answer block tags.
         same: whether two answer texts are the same answer, used to tell hedges from repeats.
 
     Returns:
-        An ``Extraction``; ``text == ""`` with marker ``"boxed"`` and refusal ``"unclosed box"`` when the last
-        box is unclosed and nothing of higher priority matched. For boxes, ``parts`` holds the different
-        answers of the final group of adjacent boxes; more than one is refused as a hedge unless the caller
-        knows the gold has several parts.
+        An ``Extraction``; ``text == ""`` with a ``refusal`` when the last commitment is an unclosed box or was
+        withdrawn without a replacement. For boxes, ``parts`` holds the different answers of the final group
+        of adjacent boxes; more than one is refused as a hedge unless the caller knows the gold has several.
     """
+    text = mask_non_answers(text)
+    outside = _after_thinking_end(text, tags)
+    if outside > 0:
+        got = _committed(text, outside, markers, tags, same)
+        if got is not None and (got.text or got.refusal):
+            return got
+    return _committed(text, 0, markers, tags, same)
+
+
+# A new turn written after the answer ("Question: ... ?", "Q: ... ?", "User: ... ?") is the model going on with
+# a made-up exchange, not its answer: the response ends there, once it has committed to an explicit answer.
+_NEW_TURN = re.compile(r"\n[ \t]*(?:#+\s*|\*\*)?(?:Q|Question|Problem|User|Human)\s*(?:\*\*)?\s*:[^\n]{0,500}\?",
+                       re.IGNORECASE)
+
+
+def _committed(text: str, start: int, markers: tuple[str, ...], tags: Tags,
+               same: Callable[[str, str], bool]) -> Extraction | None:
+    """`find_answer` on ``text[start:]`` (positions stay those of ``text``)."""
+    if "\n" in text:
+        for turn in _NEW_TURN.finditer(text, start):
+            explicit = tuple(m for m in markers if m not in FALLBACK_MARKERS)
+            before = _commitments(text[:turn.start()], start, explicit, tags, same) if explicit else None
+            if before is not None:
+                return before
+    return _commitments(text, start, markers, tags, same)
+
+
+def _commitments(text: str, start: int, markers: tuple[str, ...], tags: Tags,
+                 same: Callable[[str, str], bool]) -> Extraction | None:
+    """The last commitment in ``text[start:]`` (with withdrawals), else the first fallback that matches."""
+    found: list[Extraction] = []
     for marker in markers:
-        if marker == "answer_tag":
-            got = _answer_tag(text, tags)
-        elif marker == "boxed":
-            if "box" not in text:
-                continue
-            found, unclosed = boxes(text)
-            if unclosed:
-                return Extraction("", "boxed", len(text), "unclosed last \\boxed{")
-            if not found:
-                continue
-            found = _after_thinking(text, found, tags)
-            last = found[-1]
-            if len(found) > MAX_BOXES:
-                return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers")
-            parts, joined = _final_group(text, found, same)
-            word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
-            hedged = "hedged: several different final answers" if len(parts) > 1 else ""
-            return Extraction(last[0].strip(), "boxed", last[2], _qualified(word) or hedged, parts, joined)
-        elif marker == "hash":
-            got = _hash(text, same)
-        elif marker == "final_answer":
-            got = _final_answer(text)
-        elif marker == "last_number":
-            got = _last_number(text)
+        if marker in FALLBACK_MARKERS:
+            continue
+        got = _explicit(text, start, marker, tags, same)
+        if got is not None:
+            found.append(got)
+    if found:
+        best = _last_commitment(found, same)
+        return _unless_withdrawn(text, best, markers, same)
+    for marker in markers:
+        if marker == "last_number":
+            got = _last_number(text, start)
         elif marker == "last_expression":
-            got = _last_expression(text)
+            got = _last_expression(text, start)
         else:
             continue
         if got is not None:
@@ -260,13 +299,247 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
     return None
 
 
-def _after_thinking(text: str, found: list[tuple[str, int, int]], tags: Tags) -> list[tuple[str, int, int]]:
-    """The boxes after the last closing thinking tag, if any: a box inside the thinking is overridden."""
-    end = max(text.rfind("</think>"), text.rfind(tags.thinking_end) if tags.thinking_end else -1)
-    if end < 0:
-        return found
-    after = [b for b in found if b[1] > end]
-    return after or found
+def _explicit(text: str, start: int, marker: str, tags: Tags,
+              same: Callable[[str, str], bool]) -> Extraction | None:
+    """The last commitment of one explicit ``marker`` in ``text[start:]``."""
+    if marker == "answer_tag":
+        return _answer_tag(text, start, tags)
+    if marker == "boxed":
+        return _boxed(text, start, same)
+    if marker == "hash":
+        return _hash(text, start, same)
+    if marker == "final_answer":
+        return _final_answer(text, start)
+    return None
+
+
+def _boxed(text: str, start: int, same: Callable[[str, str], bool]) -> Extraction | None:
+    if "box" not in text:
+        return None
+    found, unclosed = boxes(text, start)
+    if unclosed:
+        return Extraction("", "boxed", len(text), "unclosed last \\boxed{", start=len(text))
+    found = [b for b in found if not _in_instruction(text, b[1])]
+    if not found:
+        return None
+    last = found[-1]
+    if len(found) > MAX_BOXES:
+        distinct = {content.strip() for content, _, _ in found}
+        if len(distinct) > 1:
+            return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers", start=last[1])
+        found = found[-1:]  # the same box repeated: one answer, however often
+    last = (_unwrap(last[0]), last[1], last[2])
+    found[-1] = last
+    parts, joined = _final_group(text, found, same)
+    if _BOX_OPEN.search(last[0]):  # \boxed{5\boxed{3}}: two answers in one
+        return Extraction(last[0].strip(), "boxed", last[2], "a box nested inside a box: no single answer",
+                          start=last[1])
+    if _NEGATED.search(text, max(0, last[1] - 40), last[1]) is not None:  # "the answer is not \boxed{12}"
+        return Extraction(last[0].strip(), "boxed", last[2], "negated: the response denies the boxed value",
+                          start=last[1])
+    word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
+    hedged = "hedged: several different final answers" if len(parts) > 1 else ""
+    return Extraction(last[0].strip(), "boxed", last[2], _qualified(word) or hedged, parts, joined, start=last[1])
+
+
+_NEGATED = re.compile(r"(?:\bnot|n't|\\neq?|\\not\s*=|≠)\s*(?:equal\s+to\s+|be\s+)?\$*\s*\Z", re.IGNORECASE)
+_LABEL_EQ = re.compile(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
+
+
+def _unwrap(content: str) -> str:
+    """A box's content without what wraps all of it: braces (``{{12}}``), a box (``\\boxed{\\boxed{12}}``), a box
+    after a label (``\\boxed{x = \\boxed{3}}``)."""
+    for _ in range(8):
+        inner = _strip_braces(content.strip())
+        label = _LABEL_EQ.match(inner)
+        boxed = inner[label.end():] if label is not None else inner
+        m = _BOX_OPEN.match(boxed)
+        if m is None or not m.group().endswith("{") or not boxed.endswith("}"):
+            return inner
+        got, unclosed = boxes(boxed)
+        if unclosed or len(got) != 1 or got[0][1] != 0 or got[0][2] != len(boxed):
+            return inner
+        content = got[0][0]
+    return content
+
+
+def _strip_braces(s: str) -> str:
+    """``s`` without the brace pairs that wrap all of it (``{{{5}}}`` -> ``5``), in one pass."""
+    lead = len(s) - len(s.lstrip("{"))
+    trail = len(s) - len(s.rstrip("}"))
+    k = min(lead, trail)
+    if k == 0:
+        return s
+    depth, low = 0, k  # the outer j pairs wrap it all iff the depth stays >= j until the last j closers
+    for i, c in enumerate(s[:len(s) - k]):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        if i >= k - 1:
+            low = min(low, depth)
+    return s[low:len(s) - low] if low > 0 else s
+
+
+def _last_commitment(found: list[Extraction], same: Callable[[str, str], bool]) -> Extraction:
+    """The commitment that ends last; a final-answer statement that wraps a box, or that comes after another
+    commitment without a value of its own (or with the same value), does not replace it."""
+    found = sorted(found, key=lambda e: e.end)
+    best = found[0]
+    for got in found[1:]:
+        if got.marker == "final_answer" and best.marker != "final_answer" and (
+                best.start >= got.start or not _states_value(got.text) or (best.text and same(best.text, got.text))):
+            continue
+        best = got
+    return best
+
+
+_VALUE_START = re.compile(r"\s*(?:[-\u2212+$\\(\[{|\d.]|[a-zA-Z]\s*[=(^_]|[a-zA-Z]$|[a-zA-Z]\b(?!\s+[a-zA-Z]{2}))")
+
+
+def _states_value(answer: str) -> bool:
+    """Whether a statement's answer reads as a value (``20``, ``\\frac12``, ``x = 3``, ``(1, 2)``) rather than
+    prose ("computed as follows", "an integer")."""
+    return bool(answer) and len(answer) <= MAX_STATEMENT_CHARS and _VALUE_START.match(answer) is not None and (
+        any(c.isdigit() for c in answer) or "\\" in answer or _UNICODE_MATH.search(answer) is not None
+        or len(answer.split()) <= 2)
+
+
+# What can follow the last commitment (read in the text after it, at most _TAIL_CHARS):
+# - a strong correction ("wait, no", "oops", "I made a mistake", "that's wrong") withdraws the answer;
+# - a doubt ("wait", "hmm", "hold on", "but") withdraws it only together with a negative verdict ("can't be
+#   right", "off by one", "I forgot ..."), an unfinished redo ("let me recompute") or a conclusion that states
+#   another value ("..., so the smallest $k$ is $12$"): "Wait, let me verify: 3 + 4 + 5 = 12" withdraws nothing;
+# - the answer denied by value ("15, not 12", "12 is wrong") withdraws it.
+# The replacement is the value the correction concludes with ("so there are 26 in total", "it's 150 — ..."),
+# else the value the correcting sentence states ("3·5 = 15, not 12"); without one there is no answer.
+_STRONG = re.compile(
+    r"\b(?:wait,?\s*no\b|no,?\s*wait\b|oops\b|whoops\b|scratch\s+that|on\s+second\s+thought|correction\s*:"
+    r"|i\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:mistake|error)|i\s+was\s+wrong"
+    r"|(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|correct))"
+    r"|actually,?\s+(?:it'?s|it\s+is|the\s+(?:answer|result|total)\s+(?:is|should\s+be)|that\s+should\s+be))",
+    re.IGNORECASE)
+_DOUBT = re.compile(r"\b(?:wait|hmm+|hold\s+on|hang\s+on|actually|but)\b", re.IGNORECASE)
+_VERDICT = re.compile(
+    r"\b(?:can'?t|cannot|couldn'?t)\s+be\s+(?:right|correct)|\b(?:doesn'?t|does\s+not|don'?t)\s+(?:seem|look)\s+"
+    r"(?:right|correct)|\bnot\s+(?:right|correct)\b|\b(?:wrong|incorrect|mistake|error)\b|\boff\s+by\s+(?:one|\d+)"
+    r"|\bmis(?:count|calculat|read|interpret)\w*|\b(?:forgot|overlooked|missed|ignored)\b|\bcounted\b[^.\n]{0,40}\btwice"
+    r"|\b(?:let\s+me|i\s+(?:need|have)\s+to|i\s+should)\s+(?:re-?(?:do|compute|calculate|count|evaluate|solve|work)"
+    r"|fix|correct|start\s+over)\b", re.IGNORECASE)
+_CONCLUSION = re.compile(
+    r"(?:\b(?:so|therefore|thus|hence|which\s+means|that\s+means|this\s+means)\b,?\s+|\b(?:it'?s|it\s+is|should\s+be"
+    r"|is\s+actually)\s+(?=[-\u2212$\\\d]))", re.IGNORECASE)
+_TAIL_CHARS = 2_000  # the text after the answer read for a correction
+
+
+def _negation(value: str) -> re.Pattern[str]:
+    """``not 12``, ``isn't 12``, ``12 is wrong``: the committed ``value`` denied."""
+    v = re.escape(value)
+    return re.compile(
+        r"(?:\bnot|\bisn'?t|\bis\s+not)\s*\$?\s*(?:\\boxed\s*\{)?\s*" + v + r"(?![\w.]*\d)"
+        r"|(?<![\w.])" + v + r"\$?\s+(?:is|was)\s+(?:wrong|incorrect|not\s+(?:right|correct)|a\s+mistake)",
+        re.IGNORECASE)
+
+
+def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
+                      same: Callable[[str, str], bool]) -> Extraction:
+    """``best``, or the correction that withdraws it (with its replacement, if it states one)."""
+    if not best.text:
+        return best
+    tail = text[best.end:min(len(text), best.end + _TAIL_CHARS)]
+    value = best.text.strip().strip("$").strip()
+    negation = _negation(value) if 0 < len(value) <= 200 else None
+    denied = negation.search(tail) if negation is not None else None
+    strong = _STRONG.search(tail)
+    doubt = _DOUBT.search(tail) if denied is None and strong is None else None
+    if denied is None and strong is None and doubt is None:
+        return best
+    cue = min((m for m in (denied, strong, doubt) if m is not None), key=lambda m: m.start())
+    at = max(tail.rfind("\n", 0, cue.start()), tail.rfind(". ", 0, cue.start()),
+             tail.rfind(": ", 0, max(0, cue.start() - 1)) if cue is denied else -1) + 1
+    rest = tail[at:]
+    if negation is not None:  # the denied value is no replacement: "15, not 12" states 15
+        rest = negation.sub(lambda m: " " * len(m.group()), rest)
+    replacement = _concluded(rest, same, best.text)
+    if doubt is not None and replacement is None and _VERDICT.search(rest) is None:
+        return best  # a re-check that finds nothing wrong ("Wait, let me verify: 3 + 4 + 5 = 12.")
+    if replacement is None and (denied is not None or strong is not None):
+        base = best.end + at
+        masked = text[:base] + rest  # the fallbacks read positions in the whole text; only the correction counts
+        for marker in ("last_number", "last_expression"):
+            got = (_last_number if marker == "last_number" else _last_expression)(masked, base) \
+                if marker in markers else None
+            if got is not None and got.text and not got.refusal:
+                replacement = got.text.rstrip(",;:")
+                break
+    if replacement is not None:
+        if same(replacement, best.text):  # "no wait, it is 12 after all": the answer stands
+            return best
+        return Extraction(replacement, "correction", best.end + at + len(rest), start=best.end + at)
+    return Extraction("", best.marker, best.end, "withdrawn: a later correction retracts the answer "
+                      f"{value[:40]!r} and states no other", start=best.start)
+
+
+def _concluded(rest: str, same: Callable[[str, str], bool], answer: str) -> str | None:
+    """The value the last conclusion of a correction states ("so the smallest $k$ is $12$", "it's 150 — I
+    forgot ..."), or ``None``."""
+    last = _last_match(_CONCLUSION, rest)
+    if last is None:
+        return None
+    clause = rest[last.end():]
+    clause = re.split(r"\s[\u2014\u2013]\s|\s--?\s|\n", clause, maxsplit=1)[0]
+    clause = clause[:_sentence_end(clause)]
+    got = answer_in_statement(clause).strip().rstrip(",;:")
+    if not _states_value(got) or statement_refusal(clause):
+        return None
+    return got
+
+
+_INSTRUCTION = re.compile(
+    r"\b(?:put|place|write|enclose|wrap|present|provide|format|give)\b[^.\n]{0,60}?"
+    r"\b(?:answers?|results?|solutions?|responses?)\b[^.\n]{0,30}?"
+    r"(?<!\\)\b(?:in|within|inside|using|with|as)\s+(?:an?\s+|the\s+)?\$*\s*\Z", re.IGNORECASE)
+
+
+_EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,]?\s*[\"“'`]?|[\"“`])\$*\s*\Z",
+                      re.IGNORECASE)
+
+
+def _in_instruction(text: str, box_start: int) -> bool:
+    """Whether the marker at ``box_start`` is named by an instruction ("put your final answer within \\boxed{}")
+    or quoted as an example (``e.g. "#### 10"``): neither is an answer."""
+    lo = max(0, box_start - 120)
+    return _INSTRUCTION.search(text, lo, box_start) is not None or _EXAMPLE.search(text, lo, box_start) is not None
+
+
+_STRUCK = re.compile(r"~~[^~\n]{1,200}~~|<(s|del|strike)>[^<]{0,200}</\1>|\\(?:sout|st|cancel|xcancel|bcancel)\s*\{[^{}]{0,200}\}"
+                     r"|(?:[^\s\u0335\u0336][\u0335\u0336])+")
+# An answer marker quoted as an example of the format ('e.g. "#### 10"', "write `\\boxed{5}`") states nothing.
+_QUOTED_MARKER = re.compile(r"[\"“`]\s*\$*\s*(?:####[^\"”`\n]{0,80}|\\boxed\s*\{[^\"”`\n]{0,80})[\"”`]")
+
+
+def mask_non_answers(text: str) -> str:
+    """``text`` with what states no answer blanked out, same length: struck-through spans (markdown ``~~x~~``,
+    HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``, Unicode combining strokes U+0335/U+0336: a struck
+    value is withdrawn) and answer markers quoted as format examples (``e.g. "#### 10"``)."""
+    if "~~" not in text and "<" not in text and "\\" not in text and "\u0335" not in text and "\u0336" not in text \
+            and '"' not in text and "“" not in text and "`" not in text:
+        return text
+    text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
+    if "####" in text or "box" in text:
+        text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
+    return text
+
+
+def _after_thinking_end(text: str, tags: Tags) -> int:
+    """Where the text after the last closed thinking block starts; 0 if there is none."""
+    end = text.rfind("</think>")
+    at = end + len("</think>") if end >= 0 else 0
+    if tags.thinking_end:
+        own = text.rfind(tags.thinking_end)
+        if own >= 0:
+            at = max(at, own + len(tags.thinking_end))
+    return at
 
 
 def _final_group(text: str, found: list[tuple[str, int, int]],
@@ -307,10 +580,25 @@ def may_have_debris(text: str) -> bool:
     return "<" in text and DEBRIS_START.search(text) is not None  # every token starts with "<"
 
 
+_ASSISTANT_TURN = re.compile(r"<\|im_start\|>\s*assistant\b[^\n]*\n?|<\|start_header_id\|>\s*assistant\s*<\|end_header_id\|>"
+                             r"|<\|assistant\|>|<start_of_turn>\s*model\b|<｜Assistant｜>")
+
+
+_PROMPT_TURN = re.compile(r"\s*(?:<\|im_start\|>\s*(?:system|user)\b|<\|start_header_id\|>\s*(?:system|user)\b"
+                          r"|<\|(?:system|user)\|>|<start_of_turn>\s*user\b|<｜User｜>)")
+
+
 def cut_debris(text: str) -> str:
-    """``text`` up to the first chat-template end-of-turn token that follows some content."""
+    """``text`` up to the first chat-template end-of-turn token that follows some content (a made-up next turn
+    is debris); a response that starts by echoing the prompt's system or user turn is read from its first
+    assistant turn."""
+    text = mask_non_answers(text)  # "<s>64</s>" is struck-through HTML, not the end-of-sequence token "</s>"
     if not may_have_debris(text):
         return text  # one scan: every END_OF_TURN token starts with one of these
+    if _PROMPT_TURN.match(text):  # the response echoes the prompt's turns: its answer is the assistant turn
+        turn = _ASSISTANT_TURN.search(text)
+        if turn is not None:
+            text = text[turn.end():]
     cut = len(text)
     for tok in END_OF_TURN:
         i = text.find(tok)
@@ -414,39 +702,95 @@ def _plain_answer(s: str) -> str:
     return out or s.strip()
 
 
-def _answer_tag(text: str, tags: Tags) -> Extraction | None:
+def _answer_tag(text: str, pos: int, tags: Tags) -> Extraction | None:
+    """The last answer block (``<answer>...</answer>``, the configured tags) or JSON answer field
+    (``"answer": "12"``, ``"final_answer": 12``) from ``pos``."""
+    best: Extraction | None = None
     for start, end in ((tags.answer_start, tags.answer_end), ("<answer>", "</answer>")):
         if not start or start not in text:
             continue
-        j = text.rfind(end)
-        i = text.rfind(start, 0, j if j >= 0 else len(text))
+        j = text.rfind(end, pos)
+        i = text.rfind(start, pos, j if j >= 0 else len(text))
         if i < 0:
             continue
         content = text[i + len(start):j if j >= 0 else len(text)].strip()[-MAX_STATEMENT_CHARS:]
-        return Extraction(content, "answer_tag", j + len(end) if j >= 0 else len(text),
-                          statement_refusal(content))
-    return None
+        got = Extraction(content, "answer_tag", j + len(end) if j >= 0 else len(text),
+                         statement_refusal(content), start=i)
+        if best is None or got.end > best.end:
+            best = got
+    field = _answer_field(text, pos)
+    if field is not None and (best is None or field.end > best.end):
+        best = field
+    return best
 
 
-def _hash(text: str, same: Callable[[str, str], bool]) -> Extraction | None:
-    i = text.rfind("####")
-    if i < 0:
+_FIELD = re.compile(r"""(["'])(?:final[_ ]?)?answer\1\s*:\s*(?:"((?:[^"\\\n]|\\.){0,2000})"|'([^'\n]{0,2000})'"""
+                    r"""|(-?[\d.][\d.,/eE+-]{0,100}|null|true|false))""", re.IGNORECASE)
+
+
+def _answer_field(text: str, pos: int) -> Extraction | None:
+    """The last JSON (or Python-dict) answer field from ``pos``: its value is a commitment like a box."""
+    if "answer" not in text[pos:].lower():
         return None
-    j = text.find("\n", i)
-    j = len(text) if j < 0 else j
-    content = text[i + 4:j].strip().lstrip("#").strip()[-MAX_STATEMENT_CHARS:]
+    m = _last_match(_FIELD, text, pos)
+    if m is None:
+        return None
+    if m.group(2) is not None:
+        try:
+            value = str(json.loads(f'"{m.group(2)}"'))
+        except ValueError:
+            value = m.group(2)
+    else:
+        value = m.group(3) if m.group(3) is not None else m.group(4)
+    value = "" if value in ("null", "true", "false") else value.strip()
+    return Extraction(value, "answer_tag", m.end(), statement_refusal(value) if value else "", start=m.start())
+
+
+# A markdown heading is "#### Title": a label, not a value. It is one when its text has no digit, when it is a
+# label other than an answer's followed by a colon ("#### Step 1: Find the cost", "#### Rings: 4 at $5 = $20"),
+# when it starts with a word and text follows below it ("#### Step 1"), or when it holds several numbers and
+# more reasoning with numbers follows ("#### 2 hours per day × 6 days").
+# "#### 18", "#### $18.00", "#### Answer: 18", "#### 18 dollars" are answers.
+_LABEL = re.compile(r"([^\W\d_][^\n:]{0,60}):")
+_ANSWER_LABEL = re.compile(r"(?:the\s+)?(?:final\s+)?(?:answer|result|solution|total)s?\s*$", re.IGNORECASE)
+
+
+def _is_heading(content: str, after: str = "") -> bool:
+    if not content or not any(c.isdigit() for c in content):
+        return bool(content) or bool(after.strip())
+    label = _LABEL.match(content)
+    if label is not None and _ANSWER_LABEL.match(label.group(1)) is None:
+        return True
+    if content[0].isalpha() and after.strip() and _ANSWER_LABEL.match(content.split()[0]) is None \
+            and not content.lower().startswith(("the answer", "the final", "final answer")):
+        return True  # "#### Step 1" followed by the step: a title over the text below it
+    return len(_NUMBER.findall(content)) > 1 and any(c.isdigit() for c in after)
+
+
+def _hash(text: str, pos: int, same: Callable[[str, str], bool]) -> Extraction | None:
+    """The last ``####`` answer line from ``pos`` (markdown headings are skipped)."""
+    i = len(text)
+    while True:
+        i = text.rfind("####", pos, i)
+        if i < 0:
+            return None
+        j = text.find("\n", i)
+        j = len(text) if j < 0 else j
+        content = text[i + 4:j].strip().lstrip("#").strip()[-MAX_STATEMENT_CHARS:]
+        if not _is_heading(content, text[j:j + MAX_STATEMENT_CHARS]) and not _in_instruction(text, i):
+            break
     refusal = statement_refusal(content)
-    k = text.rfind("####", 0, i)
+    k = text.rfind("####", pos, i)
     if k >= 0 and i - k <= HEDGE_GAP + 8:
         line_end = text.find("\n", k, i)
         prev = text[k + 4:line_end if line_end >= 0 else i].strip()
-        if prev and "\n\n" not in text[k:i] and not same(prev, content):
+        if prev and "\n\n" not in text[k:i] and not _is_heading(prev) and not same(prev, content):
             refusal = "hedged: several different final answers"
-    return Extraction(content, "hash", j, refusal)
+    return Extraction(content, "hash", j, refusal, start=i)
 
 
-def _final_answer(text: str) -> Extraction | None:
-    last = _last_match(_FINAL, text)
+def _final_answer(text: str, pos: int) -> Extraction | None:
+    last = _last_match(_FINAL, text, pos)
     if last is None:
         return None
     rest = text[last.end():last.end() + 500]
@@ -459,7 +803,7 @@ def _final_answer(text: str) -> Extraction | None:
         content, end = answer_in_statement(sentence), last.end() + len(sentence)
     content = content.strip()
     # the refusal reads the whole sentence: "$5$ or more", "$5$ thousand"
-    return Extraction(content, "final_answer", end, statement_refusal(sentence)) if content else None
+    return Extraction(content, "final_answer", end, statement_refusal(sentence), start=last.start()) if content else None
 
 
 def _sentence_end(line: str) -> int:
@@ -477,41 +821,42 @@ def _sentence_end(line: str) -> int:
     return n
 
 
-def _last_number(text: str) -> Extraction | None:
-    last = _last_match(_NUMBER, text)
+def _last_number(text: str, pos: int = 0) -> Extraction | None:
+    last = _last_match(_NUMBER, text, pos)
     if last is None:
         return None
     tail = text[max(0, last.end() - 400):last.end() + 3]  # bounded: the last "number" may be 200 kB of digits
     if _NUMBER_RUN_TAIL.search(tail) and len(set(_NUMBER.findall(tail[-200:]))) >= 3:
-        return Extraction(last.group(), "last_number", last.end(), "ends in a string of numbers")
+        return Extraction(last.group(), "last_number", last.end(), "ends in a string of numbers", start=last.start())
     near = re.split(r"[,;:.!?]\s", text[max(0, last.start() - 40):last.start()])[-1]  # this clause only
     words = near.split()[-3:]  # "at least 18", "not 18" (but "twice that, 16" states 16)
     while any(ch.isdigit() for w in words for ch in w):
         words = words[1:]  # only the words after the previous number: "not 10, it's 18" states 18
     before = " ".join(words)
     if re.search(r"\bor\b", text[max(0, last.start() - 12):last.start()]):
-        return Extraction(last.group(), "last_number", last.end(), "hedged: several different final answers")
+        return Extraction(last.group(), "last_number", last.end(), "hedged: several different final answers",
+                          start=last.start())
     after = text[last.end():last.end() + 40]
     after = after[:_sentence_end(after)]
     word = qualifier(_mask_math(before) + " " + _mask_math(after))
     following = after.split()[:1]
     if not word and following and following[0].lower().strip(".,;") in SCALE_WORDS:
         word = following[0]  # "18 thousand dollars"
-    return Extraction(last.group(), "last_number", last.end(), _qualified(word))
+    return Extraction(last.group(), "last_number", last.end(), _qualified(word), start=last.start())
 
 
-def _last_expression(text: str) -> Extraction | None:
+def _last_expression(text: str, pos: int = 0) -> Extraction | None:
     """The last math span, or a plain expression after it (``2/3``, ``\\frac{10}{9}`` without delimiters)."""
-    base = max(0, len(text) - MAX_FALLBACK_CHARS)
+    base = max(pos, len(text) - MAX_FALLBACK_CHARS)
     tail = text[base:]
     span = _last_match(_MATH_SPAN, tail)
     number = _last_match(_NUMBER, tail, span.end() if span is not None else 0)
     if number is not None:
-        got = _last_number(text)
+        got = _last_number(text, base)
         if got is not None:
             bare = _bare_latex_word(tail, number.start(), number.end())
             if bare is not None and not got.refusal:
-                return Extraction(bare[0], "last_expression", base + bare[1])
+                return Extraction(bare[0], "last_expression", base + bare[1], start=base + bare[1] - len(bare[0]))
             return got._replace(marker="last_expression")
     if span is None:
         return None
@@ -525,7 +870,7 @@ def _last_expression(text: str) -> Extraction | None:
     after = tail[span.end():span.end() + 200]
     after = _MATH_SPAN.sub(" ", after[:_sentence_end(after)])  # "$5$ is not a solution", "$x = 5$ doesn't work"
     word = qualifier(before) or qualifier(after) or text_qualifier(content)
-    return Extraction(content, "last_expression", base + span.end(), _qualified(word))
+    return Extraction(content, "last_expression", base + span.end(), _qualified(word), start=base + span.start())
 
 
 def _bare_latex_word(text: str, start: int, end: int) -> tuple[str, int] | None:

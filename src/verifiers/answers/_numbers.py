@@ -25,7 +25,7 @@ _THOUSANDS_SEP = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\!|\\ |\\thinspace|\u2009|\u2
 # after it, or a leading 0 ("0,111"). "1,234" stays one thousand two hundred thirty-four.
 _DECIMAL_COMMA = re.compile(r"[-+]?(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)")
 _SPACE_GROUPS = re.compile(r"[-+]?\d{1,3}(?: \d{3})+(?:\.\d+)?")
-_DEGREES = re.compile(r"\s*(?:\^\s*\{?\\circ\}?|\^\s*\\circ|°|\\degree)\s*$")
+_DEGREES = re.compile(r"\s*(?:\^\s*\{?\\circ\}?|\^\s*\\circ|°|\\degree)\s*(?:\\text\s*\{\s*[CFK]\s*\}|\\mathrm\s*\{\s*[CFK]\s*\}|[CFK])?\s*$")
 
 _PLAIN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _SCI = re.compile(
@@ -42,6 +42,35 @@ _REPEATING = re.compile(
 # minus, modifier/superscript/subscript minus, heavy minus, soft hyphen).
 DASHES = str.maketrans({c: "-" for c in "\u2212\u2013\u2010\u2011\u2012\ufe63\uff0d\u02d7\u207b\u208b\u2796\u00ad"})
 _DETACHED_SIGN = re.compile(r"^([-+])\s+(?=[\d.(])")
+
+
+# Unicode vulgar fractions and superscript exponents, as a grader reads them: 18½ is 18.5, 10⁶ is 1000000.
+_VULGAR = {"½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5), "⅖": (2, 5), "⅗": (3, 5),
+           "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅐": (1, 7), "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8),
+           "⅑": (1, 9), "⅒": (1, 10)}
+_MIXED_VULGAR = re.compile(r"(?<![\d.])(\d{1,30})?[ \u2009\u202f]?([" + "".join(_VULGAR) + "])")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+_POWER = re.compile(r"(?<![\d.])(\d{1,30})([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})")
+
+
+def unicode_numbers(text: str) -> str:
+    """``text`` with Unicode vulgar fractions and digit superscripts written as plain numbers: ``18½`` -> ``18.5``,
+    ``2 ¾`` -> ``2.75``, ``⅓`` -> ``1/3``, ``10⁶`` -> ``1000000`` (a superscript after a letter, ``m²``, stays)."""
+    if text.isascii():
+        return text
+
+    def mixed(m: re.Match[str]) -> str:
+        p, q = _VULGAR[m.group(2)]
+        return format_number(int(m.group(1) or 0) + Fraction(p, q))
+
+    def power(m: re.Match[str]) -> str:
+        exponent = int(m.group(2).translate(_SUPERSCRIPTS))
+        base = int(m.group(1))
+        if exponent * max(1, len(m.group(1))) > MAX_EXPONENT:
+            return m.group()
+        return str(base ** exponent)
+
+    return _POWER.sub(power, _MIXED_VULGAR.sub(mixed, text))
 
 
 def strip_number_wrappers(text: str) -> str:

@@ -25,11 +25,12 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from verifiers.errors import ConfigError
+from verifiers.rewards._inputs import batch_items, gold_text, response_text
 from verifiers.rewards._score import Score
 
 CAS_SHARE = 0.2  # helper threads start when at least this share of the time waits for the CAS
@@ -76,7 +77,7 @@ def free_cpus(ours: float) -> float:
     return usable_cpus() - max(0.0, load - ours)
 
 
-def run_batch(task: str, score: Scorer, responses: Sequence[str], golds: Sequence[str], *,
+def run_batch(task: str, score: Scorer, responses: Iterable[Any], golds: Iterable[Any], *,
               workers: int | None, config: Any) -> list[Score]:
     """Score ``responses`` against ``golds``: results equal ``[score(r, g, config=config) ...]``, in order.
 
@@ -89,14 +90,20 @@ def run_batch(task: str, score: Scorer, responses: Sequence[str], golds: Sequenc
     Raises:
         ConfigError: lengths differ, ``workers < 1`` or an unknown task.
     """
+    responses, golds = batch_items(responses, "responses"), batch_items(golds, "golds")
     if len(responses) != len(golds):
         raise ConfigError(f"got {len(responses)} responses but {len(golds)} golds; "
                           "pass one gold per response")
+    # the caller's mistakes raise here, before any item is scored, whichever thread would score it
+    for r in responses:
+        if type(r) is not str:
+            response_text(r)
+    if any(type(g) is not str for g in golds):
+        golds = [gold_text(g, latex=task == "math") for g in golds]
     if workers is not None and workers < 1:
         raise ConfigError(f"workers must be >= 1 (or None to choose), got {workers}")
     if task not in ("gsm8k", "math"):
         raise ConfigError(f"score_batch has no task {task!r}; use 'gsm8k' or 'math'")
-    responses, golds = list(responses), list(golds)
     threads = workers if workers is not None else (default_threads() if task == "math" else 1)
     # Nothing to decide (MATH on one thread; GSM8K without processes to ship items to): exactly the loop.
     if len(responses) <= 1 or (workers in (None, 1) if task == "gsm8k" else threads == 1):
