@@ -15,6 +15,7 @@ Run:
     python evals/accuracy/run.py                        # own + peer, all scorers -> results.md, results.json
     python evals/accuracy/run.py --only verifiers       # only this project (fast; other rows kept)
     python evals/accuracy/run.py --suite peer --failures 20   # peer suites; print the first 20 disagreements
+    python evals/accuracy/run.py --suite hostile              # the blind hostile set (hostile/), ours vs Math-Verify
 
 A run that covers only some suites or scorers updates those rows of ``results.json`` and keeps the others,
 each row naming the run that measured it; ``results.md`` is rewritten from ``results.json``.
@@ -169,6 +170,51 @@ def run_own(only: list[str] | None, run_id: str) -> dict[str, Any]:
             "counts": counts}
 
 
+# Labelled sets of whole responses beside the own cases: each row {"id", "task", "response", "gold", "label"
+# (or "expected"), "class", "ambiguous"}; ambiguous rows are not scored. Sets missing here are skipped.
+LABELLED = {"hostile": HERE / "hostile" / "cases.jsonl", "realout": HERE / "realout" / "data" / "cases.jsonl"}
+
+
+def run_labelled(name: str, path: Path, only: list[str] | None, run_id: str) -> dict[str, Any] | None:
+    """Score one labelled set with the selected verifiers and Math-Verify scorers, per task and per class."""
+    if not path.exists():
+        print(f"{name}: {path.relative_to(ROOT)} not found; skipped", file=sys.stderr)
+        return None
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [r for r in rows if not r.get("ambiguous")]
+    out: dict[str, Any] = {"results": defaultdict(dict), "classes": defaultdict(dict), "false_accepts": {}}
+    for task, scorers in SCORERS.items():
+        mine = [r for r in rows if r["task"] == task]
+        if not mine:
+            continue
+        for scorer in ("verifiers (this project)", "Math-Verify 0.9"):
+            if not _selected(scorer, only):
+                continue
+            fn, agree, fa, fr, errors, accepted_wrong = scorers[scorer], 0, 0, 0, 0, []
+            start = time.perf_counter()
+            for r in mine:
+                label = r.get("label", r.get("expected"))
+                got, err = _run_one(fn, r["response"], str(r["gold"]))
+                errors += bool(err)
+                ok = got == label
+                agree += ok
+                fa += got and not label
+                fr += (not got) and label
+                if got and not label:
+                    accepted_wrong.append(r["id"])
+                cell = out["classes"][r.get("class", "")].setdefault(scorer, [0, 0])
+                cell[0] += ok
+                cell[1] += 1
+            out["results"][task][scorer] = {"cases": len(mine), "agree": agree, "accuracy": agree / len(mine),
+                                            "false_accepts": fa, "false_rejects": fr, "errors": errors,
+                                            "seconds": round(time.perf_counter() - start, 3), "run": run_id}
+            if scorer.startswith("verifiers"):
+                out["false_accepts"][task] = accepted_wrong
+            print(f"{name:5s} {task:5s} {scorer:26s} {agree}/{len(mine)} = {agree / len(mine):.1%}  "
+                  f"FA={fa} FR={fr}", file=sys.stderr)
+    return out
+
+
 def run_peer_suites(only: list[str] | None, suites_wanted: list[str] | None, run_id: str,
                     failures: int, out: Path) -> dict[str, Any] | None:
     """Score the generated peer suites; write ``peer/disagreements.md`` when this project was scored."""
@@ -250,7 +296,7 @@ def _merge(old: dict[str, Any], new: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Accuracy benchmark: own labelled cases and peer suites.")
-    ap.add_argument("--suite", choices=("own", "peer", "all"), default="all")
+    ap.add_argument("--suite", choices=("own", "peer", *LABELLED, "all"), default="all")
     ap.add_argument("--only", action="append", choices=sorted(ONLY),
                     help="score only these scorers (repeatable); other rows of results.json are kept")
     ap.add_argument("--peer-suites", default="",
@@ -299,7 +345,17 @@ def main(argv: list[str] | None = None) -> int:
                     dest[suite] = summary
             if peer["classes"] is not None:
                 data["peer"]["classes"] = peer["classes"]
+    for name, path in LABELLED.items():
+        if args.suite in (name, "all"):
+            got = run_labelled(name, path, args.only, run_id)
+            if got is not None:
+                dest = data.setdefault("labelled", {}).setdefault(name, {})
+                _merge(dest.setdefault("results", {}), got["results"])
+                _merge(dest.setdefault("classes", {}), got["classes"])
+                dest.setdefault("false_accepts", {}).update(got["false_accepts"])
     used = {r.get("run") for t in data.get("results", {}).values() for r in t.values()}
+    for labelled in data.get("labelled", {}).values():
+        used |= {r.get("run") for t in labelled.get("results", {}).values() for r in t.values()}
     for s in data.get("peer", {}).get("suites", {}).values():
         used |= {r.get("run") for r in s["scorers"].values()}
     data["runs"] = {k: v for k, v in data["runs"].items() if k in used}
@@ -343,6 +399,26 @@ def _write(data: dict[str, Any], out: Path) -> None:
         if misses.get(task):
             lines += [f"Cases this project gets wrong ({task}):", ""]
             lines += [f"- `{m}`" for m in misses[task]] + [""]
+    for name, labelled in data.get("labelled", {}).items():
+        lines += [f"## Labelled set `{name}` ({LABELLED[name].parent.relative_to(HERE)}/; ambiguous rows left out)", "",
+                  "| task | scorer | agree | accuracy | FA | FR | errors | seconds | run |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+        for task, table in labelled.get("results", {}).items():
+            for scorer, r in table.items():
+                lines.append(f"| {task} | {scorer} | {r['agree']}/{r['cases']} | {r['accuracy']:.1%} | "
+                             f"{r['false_accepts']} | {r['false_rejects']} | {r['errors']} | {r['seconds']} | "
+                             f"{r.get('run', '')} |")
+        classes = labelled.get("classes", {})
+        names = sorted({n for c in classes.values() for n in c})
+        if classes:
+            lines += ["", "| class | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+            for cls in sorted(classes):
+                cells = [f"{classes[cls][n][0]}/{classes[cls][n][1]}" if n in classes[cls] else "" for n in names]
+                lines.append(f"| {cls} | " + " | ".join(cells) + " |")
+        for task, ids in labelled.get("false_accepts", {}).items():
+            if ids:
+                lines += ["", f"False accepts of this project ({task}): " + ", ".join(f"`{i}`" for i in ids)]
+        lines.append("")
     lines += results_md_peer(data.get("peer", {}))
     (out / "results.md").write_text("\n".join(lines), encoding="utf-8")
 
