@@ -39,12 +39,13 @@ def main(argv: list[str] | None = None) -> int:
         if a is not None and a["sha"] != r["sha"]:
             stale += 1
             a = None
-        if len(set(votes.values())) == 1 and a is None:
+        unanimous = len(set(votes.values())) == 1
+        if unanimous and (a is None or bool(a["label"]) == next(iter(votes.values()))):
             labels.append({"id": r["id"], "sha": r["sha"], "label": next(iter(votes.values())),
-                           "how": "agreement", "voters": sorted(votes)})
+                           "how": "agreement", "voters": sorted(votes), **({"class": a["class"]} if a else {})})
         elif a is not None:
             labels.append({"id": r["id"], "sha": r["sha"], "label": bool(a["label"]), "how": "hand",
-                           "votes": votes, "reason": a["reason"]})
+                           "votes": votes, "class": a.get("class", ""), "by": a.get("by", ""), "reason": a["reason"]})
         else:
             pending.append({**r, "votes": votes, "v": v["verifiers"], "mv": v["math_verify"]})
     OUT.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in labels), encoding="utf-8")
