@@ -276,6 +276,10 @@ def build(mirrors: Path, overrides: dict[str, Path]) -> list[dict[str, Any]]:
                 "licence": s.licence,
                 **r,
                 "think": "</think>" in r["response"] or "<think>" in r["response"],
+                # the chat template opened <think> (the thinking models' answers); the cs336 base models' R1-Zero
+                # prompt ends with "<think>" too, but they often ignore the format and answer in plain text,
+                # which the labels read as ordinary text
+                "prompt_opens_think": s.name == "hybrid" and r["model"].endswith(":thinking_model"),
                 "sha": sha(r["response"]),
             })
         print(f"{s.name}: {len(rows) - n0} responses from {s.repo}@{s.commit[:12]}")

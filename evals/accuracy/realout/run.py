@@ -56,7 +56,12 @@ def _extracted(score: Any) -> str:
 def score_verifiers(row: dict[str, Any]) -> tuple[bool, str, str]:
     mod = _import_verifiers(row["task"])
     try:
-        s = mod.score(row["response"], row["gold"])
+        config = None
+        if row.get("prompt_opens_think"):  # the caller's knowledge of its prompt: see the contract, rule 8
+            from verifiers import Tags
+
+            config = mod.Config(tags=Tags(prompt_opens_thinking=True))
+        s = mod.score(row["response"], row["gold"], config=config)
         return bool(s.correct), str(getattr(s, "status", "")), _extracted(s)
     except Exception as e:  # noqa: BLE001 - the API promises never to raise; record it if it does
         return False, f"raised {type(e).__name__}", str(e)[:80]

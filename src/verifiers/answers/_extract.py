@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from verifiers.answers._qualifiers import SCALE_WORDS, qualifier, text_qualifier
+from verifiers.answers._qualifiers import SCALE_WORDS, qualifier, text_qualifier, trailing_qualifier
 from verifiers.answers._tags import Tags
 
 MARKERS = ("answer_tag", "boxed", "hash", "final_answer", "last_number", "last_expression")
@@ -222,8 +222,10 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
     The model (the verdict contract, "Reasoning traces"):
 
     1. **Scope.** Struck-through text (``~~18~~``, ``1̶8̶``, ``\\sout{18}``) is withdrawn and never read. When the
-       response closes a thinking block (``</think>``) and answers after it, only what follows counts; a
-       response whose only answer is inside its thinking block is read whole (the thinking is all it wrote).
+       response closes a thinking block (``</think>``) and commits to an answer after it, only what follows
+       counts; when it commits only inside the thinking, the last commitment there counts (an unfinished
+       derivation after ``</think>`` commits nothing); with no commitment anywhere, the fallbacks read the text
+       after the thinking first.
     2. **Commitments.** Every explicit answer is a commitment: a complete box (or group of adjacent boxes), a
        ``####`` line (a markdown heading such as ``#### Step 1: ...`` is not one), an answer block or a JSON/YAML
        answer field, a final-answer statement ("the answer is 15"). Boxes inside an instruction ("put your
@@ -234,6 +236,8 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
        "15, not 12") withdraws it; its replacement, the value the correction states, is the answer, and
        without one there is no answer. Re-confirmation ("Hmm, yes, 12 is correct") keeps it.
     4. **Fallbacks** (``last_number``, ``last_expression``) are read only when nothing was committed.
+    5. **Cut off while thinking.** A response that ends inside a thinking block it opened (or, with
+       ``tags.prompt_opens_thinking``, one the prompt opened) committed nothing: no answer.
 
     Args:
         text: the response (already cut to the size budget and at template debris).
@@ -248,11 +252,16 @@ def find_answer(text: str, markers: tuple[str, ...], tags: Tags,
         of adjacent boxes; more than one is refused as a hedge unless the caller knows the gold has several.
     """
     text = mask_non_answers(text)
+    if _cut_off_thinking(text, tags):
+        return Extraction("", "thinking", len(text), "cut off inside the thinking block: no answer was committed",
+                          start=len(text))
     outside = _after_thinking_end(text, tags)
     if outside > 0:
-        got = _committed(text, outside, markers, tags, same)
-        if got is not None and (got.text or got.refusal):
-            return got
+        explicit = tuple(m for m in markers if m not in FALLBACK_MARKERS)
+        for scope in ((outside, explicit), (0, explicit), (outside, markers)):
+            got = _committed(text, scope[0], scope[1], tags, same) if scope[1] else None
+            if got is not None and (got.text or got.refusal):
+                return got
     return _committed(text, 0, markers, tags, same)
 
 
@@ -529,6 +538,14 @@ def mask_non_answers(text: str) -> str:
     if "####" in text or "box" in text:
         text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
     return text
+
+
+def _cut_off_thinking(text: str, tags: Tags) -> bool:
+    """Whether the response ends inside a thinking block: one it opened (``<think>`` after the last
+    ``</think>``), or, when the prompt opened it (``tags.prompt_opens_thinking``), never closed."""
+    close = max(text.rfind("</think>"), text.rfind(tags.thinking_end) if tags.thinking_end else -1)
+    opened = max(text.rfind("<think>"), text.rfind(tags.thinking_start) if tags.thinking_start else -1)
+    return opened > close or (tags.prompt_opens_thinking and close < 0)
 
 
 def _after_thinking_end(text: str, tags: Tags) -> int:
@@ -838,10 +855,7 @@ def _last_number(text: str, pos: int = 0) -> Extraction | None:
                           start=last.start())
     after = text[last.end():last.end() + 40]
     after = after[:_sentence_end(after)]
-    word = qualifier(_mask_math(before) + " " + _mask_math(after))
-    following = after.split()[:1]
-    if not word and following and following[0].lower().strip(".,;") in SCALE_WORDS:
-        word = following[0]  # "18 thousand dollars"
+    word = qualifier(_mask_math(before)) or trailing_qualifier(_mask_math(after))  # "at least 18", "18 or more"
     return Extraction(last.group(), "last_number", last.end(), _qualified(word), start=last.start())
 
 

@@ -20,7 +20,8 @@ _WRAPPERS = re.compile(
     r"^(?:\\boxed\s*\{|\\fbox\s*\{|\\text\s*\{|\\textbf\s*\{|\\mathbf\s*\{|\\mathrm\s*\{)(.*)\}$", re.DOTALL)
 _UNIT_LATEX = re.compile(r"(?:\s|\\[,;:! ])*\\(?:text|mbox|mathrm)\s*\{[^{}]*\}\s*(?:\^\s*\{?[23]\}?)?$")
 _UNIT_WORDS = re.compile(r"\s*(?:/|per\s+)?\s*[a-zA-Z][a-zA-Z .'/-]*\s*(?:\^\s*\{?[23]\}?)?$")
-_THOUSANDS_SEP = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\!|\\ |\\thinspace|\u2009|\u202f|\u00a0|,|'|_)(?=\d{3}(?!\d))")
+# one separator or a run of them (",\\!" is a comma and a negative thin space: "114,\\!200")
+_THOUSANDS_SEP = re.compile(r"(?<=\d)(?:\\,|\{,\}|\\!|\\ |\\thinspace|\u2009|\u202f|\u00a0|,|'|_){1,3}(?=\d{3}(?!\d))")
 # Decimal comma (European style) only where a thousands separator is impossible: not exactly three digits
 # after it, or a leading 0 ("0,111"). "1,234" stays one thousand two hundred thirty-four.
 _DECIMAL_COMMA = re.compile(r"[-+]?(?:\d+,(?:\d{1,2}|\d{4,})|0,\d+)")

@@ -61,3 +61,24 @@ def qualifier(text: str) -> str:
 
 
 _WORDS = re.compile(r"[A-Za-z]+")
+
+# After a number only what changes the value it states qualifies it ("18 or more", "18 at most", "18+",
+# "18 thousand", "5 times 3"); a description that goes on ("21 more candies than James", "5 times.", "25 miles
+# between the stops", "21 melons were not ready") is the answer's unit and context.
+_TRAILING = re.compile(
+    r"\s*(?:or\s+(?:more|less|fewer|so|above|below|higher|lower|greater|smaller|over|under|thereabouts)\b"
+    r"|at\s+(?:least|most)\b|and\s+(?:up|above|over|more)\b|\+(?!\s*\d)|or\s+\d|max(?:imum)?\b|min(?:imum)?\b"
+    r"|tops\b|(?:times|over|plus|minus)\s+\$?\d)", re.IGNORECASE)
+
+
+def trailing_qualifier(after: str) -> str:
+    """A qualifier right after a number that changes the value it states (``18 or more``, ``18 thousand``,
+    ``5 times 3``), or ``""``; see ``_TRAILING``."""
+    m = _TRAILING.match(after)
+    if m:
+        return m.group().strip()
+    first = _WORDS.match(after.lstrip())
+    if first is not None and first.group().lower() in TRANSFORM_WORDS and first.group().lower() not in (
+            "times", "over", "plus", "minus"):
+        return first.group()
+    return ""

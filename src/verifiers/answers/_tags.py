@@ -7,12 +7,18 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Tags:
-    """Thinking/answer tags the format parts look for (GRAIL defaults; ``<think>``/``<answer>`` also common)."""
+    """Thinking/answer tags the format parts look for (GRAIL defaults; ``<think>``/``<answer>`` also common).
+
+    ``prompt_opens_thinking``: the prompt already opened the thinking block (a chat template whose generation
+    prompt ends with ``<think>``, as DeepSeek-R1's distills, QwQ and the R1-Zero prompt do), so the response
+    starts inside it: a response without the end tag was cut off while thinking and commits no answer.
+    """
 
     thinking_start: str = "<start_working_out>"
     thinking_end: str = "<end_working_out>"
     answer_start: str = "<SOLUTION>"
     answer_end: str = "</SOLUTION>"
+    prompt_opens_thinking: bool = False
 
 
 def block(text: str, start: str, end: str) -> tuple[int, int] | None:
