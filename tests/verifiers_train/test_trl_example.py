@@ -13,9 +13,12 @@ from typing import NoReturn
 
 import pytest
 
+from verifiers import gsm8k
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "trl_grpo_gsm8k.py"
-PARTS = {"gsm8k_correctness": 0.7, "gsm8k_reasoning": 0.2, "gsm8k_marker": 0.1}  # the book preset's weights
+# the example's reward functions: one per weighted part of the book preset, named gsm8k_<part>
+PARTS = {f"gsm8k_{part}": weight for part, weight in gsm8k.Config(preset="book").resolved_weights}
 
 
 @pytest.mark.slow
@@ -30,6 +33,7 @@ def test_grpo_trainer_runs_two_steps_and_logs_each_reward_part(
     assert done.returncode == 0, done.stderr[-3000:]
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["steps"] == 2 and [row["step"] for row in summary["log"]] == [1, 2]
+    assert len(PARTS) == 3
     for row in summary["log"]:
         means = {name: row[f"rewards/{name}/mean"] for name in PARTS}  # TRL called each part function and logged it
         assert all(0.0 <= means[name] <= weight + 1e-6 for name, weight in PARTS.items()), means
