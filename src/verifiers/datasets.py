@@ -68,7 +68,7 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         require("pyarrow", "eval", f"reading {p.name}")
         import pyarrow.parquet as pq
 
-        return pq.read_table(p).to_pylist()  # type: ignore[no-any-return]
+        return pq.read_table(p).to_pylist()
     try:
         text = p.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as e:

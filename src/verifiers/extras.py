@@ -2,7 +2,7 @@
 
 The core install (``pip install .``) carries the scorers and the sandbox. The extras add the rest:
 
-- ``eval``: rescoring saved generations, reports and plots (pyarrow, pandas, matplotlib, rich);
+- ``eval``: rescoring saved generations, reports and plots (numpy, pyarrow, pandas, matplotlib, rich);
 - ``train``: verl training and checkpoint generation (torch, verl, transformers, datasets, ray; includes ``eval``);
 - ``trl``: the TRL ``GRPOTrainer`` reward functions and example (trl, torch, transformers).
 """
