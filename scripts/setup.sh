@@ -18,7 +18,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 python3.11 -m venv .venv 2>/dev/null || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-# torch first and pinned: the CPU wheel (a plain `torch` requirement would pull a multi-GB CUDA build).
-.venv/bin/python -m pip install -q -c constraints.txt "torch==2.13.0"
-.venv/bin/python -m pip install -q -c constraints.txt -e ".[dev]"
+# torch first and pinned, as its CPU build: PyPI's Linux wheel is the CUDA build (GBs of nvidia packages).
+# cpu_torch.py asks the configured pip which build it would pick (a dry run, metadata only) and adds PyTorch's
+# CPU index only when that is not a CPU build, so a pip already configured with a CPU wheel works offline.
+torch_options="$(.venv/bin/python scripts/cpu_torch.py "torch==2.13.0" -c constraints.txt)"
+if [ -n "$torch_options" ]; then echo "set-up: torch's CPU build from PyTorch's index ($torch_options)"; fi
+# shellcheck disable=SC2086  # the options are words
+.venv/bin/python -m pip install -q -c constraints.txt $torch_options "torch==2.13.0"
+.venv/bin/python scripts/cpu_torch.py --installed \
+  || echo "warning: the torch installed in .venv is a GPU build; the tests need only the CPU one" >&2
+.venv/bin/python -m pip install -q -c constraints.txt -e ".[dev,trl]"
 echo "set-up done: activate with 'source .venv/bin/activate'"

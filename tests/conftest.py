@@ -41,6 +41,7 @@ COMPONENTS = {
     "unshare": "util-linux `unshare` (the disabled-user-namespace diagnosis)",
     "python3.12": "a Python 3.12 interpreter with `regex` (the sandbox under 3.12)",
     "evalscope": "EvalScope in $VERIFIERS_EVALSCOPE_PYTHON's interpreter",
+    "trl": "TRL installed (the `trl` extra: examples/trl_grpo_gsm8k.py)",
 }
 
 

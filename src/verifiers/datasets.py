@@ -22,6 +22,7 @@ from typing import Any
 from verifiers import tasks
 from verifiers._problem import Problem, gsm8k_final_answer, last_boxed
 from verifiers.errors import DataError
+from verifiers.extras import require
 
 __all__ = ["Problem", "gsm8k_final_answer", "last_boxed", "load_problems", "read_records"]
 
@@ -64,10 +65,9 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         raise DataError(f"no such file: {p}")
     suffix = p.suffix.lower()
     if suffix == ".parquet":
-        try:
-            import pyarrow.parquet as pq
-        except ImportError as e:  # pragma: no cover - depends on the install
-            raise DataError("reading parquet needs pyarrow: pip install pyarrow") from e
+        require("pyarrow", "eval", f"reading {p.name}")
+        import pyarrow.parquet as pq
+
         return pq.read_table(p).to_pylist()
     try:
         text = p.read_bytes().decode("utf-8-sig")

@@ -2,7 +2,7 @@
 
 The core install (``pip install .``) carries the scorers and the sandbox. The extras add the rest:
 
-- ``eval``: rescoring saved generations, reports and plots (pyarrow, pandas, matplotlib, rich);
+- ``eval``: rescoring saved generations, reports and plots (numpy, pyarrow, pandas, matplotlib, rich);
 - ``train``: verl training and checkpoint generation (torch, verl, transformers, datasets, ray; includes ``eval``);
 - ``trl``: the TRL ``GRPOTrainer`` reward functions and example (trl, torch, transformers).
 """
@@ -10,11 +10,12 @@ The core install (``pip install .``) carries the scorers and the sandbox. The ex
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 from verifiers.errors import VerifiersError
 
-__all__ = ["MissingExtraError", "require"]
+__all__ = ["MissingExtraError", "require", "require_installed"]
 
 
 class MissingExtraError(VerifiersError, ImportError):
@@ -32,6 +33,27 @@ def require(module: str, extra: str, purpose: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        raise MissingExtraError(
-            f"{purpose} needs the '{extra}' extra ({module} is not installed): "
-            f"pip install 'verifiers[{extra}]' (from a clone: pip install -e '.[{extra}]')") from e
+        raise MissingExtraError(_message(module, extra, purpose)) from e
+
+
+def require_installed(extra: str, purpose: str, *modules: str) -> None:
+    """Fail fast, before a command writes anything, when one of ``modules`` of ``extra`` is not installed.
+
+    Nothing is imported (a spec lookup): a command checks every module it will need up front, cheaply,
+    and imports each where it is used.
+
+    Raises:
+        MissingExtraError: the first missing module, with the extra that installs it.
+    """
+    for module in modules:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a parent package missing, or a broken half-import
+            found = False
+        if not found:
+            raise MissingExtraError(_message(module, extra, purpose))
+
+
+def _message(module: str, extra: str, purpose: str) -> str:
+    return (f"{purpose} needs the '{extra}' extra ({module} is not installed): "
+            f"pip install 'verifiers[{extra}]' (from a clone: pip install -e '.[{extra}]')")

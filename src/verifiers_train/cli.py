@@ -39,6 +39,7 @@ from verifiers.cli_common import (
     run_command,
 )
 from verifiers.errors import ConfigError, DataError
+from verifiers.extras import require_installed
 from verifiers_train.console import print_table, stderr_line
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
@@ -75,6 +76,9 @@ def _add_prepare(sub: Any) -> None:
 
 
 def _cmd_prepare(a: argparse.Namespace) -> int:
+    hubs = [dataset_hub_name(a.task, a.data), a.test_data if a.test_data and is_hub_name(a.test_data) else None]
+    require_installed("train", "writing verl parquet files", "pyarrow", *(["transformers"] if a.tokenizer else []),
+                      *(["datasets"] if any(hubs) else []))
     from verifiers_train.prepare import prepare
 
     splits = None
@@ -83,7 +87,6 @@ def _cmd_prepare(a: argparse.Namespace) -> int:
             splits = dict(pair.split("=", 1) for pair in a.splits.split(","))
         except ValueError:
             raise ConfigError(f"--splits {a.splits!r}: expected OUT=SOURCE pairs separated by commas") from None
-    hubs = [dataset_hub_name(a.task, a.data), a.test_data if a.test_data and is_hub_name(a.test_data) else None]
     for hub in hubs:
         ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     if a.tokenizer and is_hub_name(a.tokenizer):
@@ -151,6 +154,10 @@ def _add_run(sub: Any) -> None:
 
 
 def _cmd_run(a: argparse.Namespace) -> int:
+    if not a.dry_run:  # launching: verl's trainer and what it imports
+        require_installed("train", "launching verl", "verl", "torch", "transformers", "ray", "pyarrow")
+    elif a.check_verl is not False:  # a dry run composes the config with verl's Hydra
+        require_installed("train", "checking the config with verl (skip it: --no-check-verl)", "verl")
     from verifiers_train.options import RunOptions
     from verifiers_train.run import launch, plan, preflight, same_run
 
@@ -233,6 +240,8 @@ def _add_merge(sub: Any) -> None:
 
 
 def _cmd_merge(a: argparse.Namespace) -> int:
+    if not a.dry_run:
+        require_installed("train", "merging with verl's model merger", "verl", "torch")
     from verifiers_train.merge import find_checkpoint, merge
 
     echo = stderr_line if a.json else print
@@ -255,6 +264,7 @@ def _add_report(sub: Any) -> None:
 
 
 def _cmd_report(a: argparse.Namespace) -> int:
+    require_installed("eval", "plotting a run", "matplotlib")
     from verifiers_train.report import build_report
 
     r = build_report(a.run_dir, a.out)

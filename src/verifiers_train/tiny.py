@@ -48,6 +48,7 @@ from typing import Any
 from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError
+from verifiers.extras import require_installed
 from verifiers_train import console
 
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
@@ -476,6 +477,7 @@ def _add_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    require_installed("train", "training a tiny model", "torch", "transformers", "tokenizers")
     # SIGTERM (kill, timeout, schedulers) unwinds like Ctrl-C, so the partial folder is removed; only the
     # main thread may set handlers (elsewhere a stale partial folder is cleared by the next build instead)
     try:

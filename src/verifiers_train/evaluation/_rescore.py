@@ -10,6 +10,7 @@ under the same policy as ``verifiers score`` (`verifiers.rows`: stdin, BOM, bad 
 from __future__ import annotations
 
 import os
+import shutil
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -110,7 +111,13 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
     source = STDIN if str(path) == STDIN else str(Path(path).resolve())
     config = {"mode": "score", "source": source, "dataset": dataset, "data": data,
               "split": split, "preset": preset, "template": template, "model": rows[0][1].get("model", "n/a")}
-    run.start(config, resume=False)
-    run.append_samples(samples)
     skipped = {"skipped_bad_rows": len(bad)} | ({"first_bad_row": str(bad[0])} if bad else {})
-    return run.path, finish_run(run, config, samples, dataset, report=report, extra=skipped)
+    created = not run.path.exists()
+    try:
+        run.start(config, resume=False)
+        run.append_samples(samples)
+        return run.path, finish_run(run, config, samples, dataset, report=report, extra=skipped)
+    except BaseException:  # also Ctrl-C: a folder this call made and did not finish would block the rerun
+        if created:
+            shutil.rmtree(run.path, ignore_errors=True)
+        raise

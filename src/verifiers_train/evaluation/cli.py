@@ -37,6 +37,7 @@ from verifiers.cli_common import (
     run_command,
 )
 from verifiers.errors import ConfigError
+from verifiers.extras import require_installed
 from verifiers_train.console import print_table
 
 # ``checkpoint``'s flags that only the vllm backend reads, with their defaults: set to anything else with
@@ -178,6 +179,9 @@ def _config(args: argparse.Namespace) -> Any:
 
 
 def _checkpoint(args: argparse.Namespace) -> int:
+    require_installed("train", "generating with a model", "numpy", "transformers",
+                      *(["torch"] if args.backend == "hf" else []),
+                      *(["datasets"] if dataset_hub_name(args.task, args.data) else []))
     from verifiers_train.evaluation._run import run_checkpoint
 
     cfg = _config(args)  # checks the sampling settings before anything loads
@@ -196,6 +200,7 @@ def _checkpoint(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
+    require_installed("eval", "rescoring (metrics)", "numpy")
     from verifiers_train.evaluation._rescore import score_file
 
     if args.data:
@@ -209,6 +214,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    require_installed("eval", "comparing runs", "numpy")
     from verifiers_train.evaluation._report import write_compare
 
     labels = args.labels.split(",") if args.labels else None

@@ -92,3 +92,27 @@ def test_worker_processes_score_like_the_background_thread(tmp_path: Path) -> No
     t_rows = (tmp_path / "t" / "samples.jsonl").read_text().splitlines()
     p_rows = (tmp_path / "p" / "samples.jsonl").read_text().splitlines()
     assert [json.loads(r)["extracted"] for r in t_rows] == [json.loads(r)["extracted"] for r in p_rows]
+
+
+def test_a_failed_rescore_leaves_no_folder_in_the_way_of_the_rerun(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifiers_train.evaluation import _rescore
+
+    data = _write(tmp_path / "g.jsonl", [{"response": "#### 18", "gold": "18"}, {"response": "#### 2", "gold": "18"}])
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(_rescore, "finish_run", disk_full)  # fails after samples.jsonl was written
+    with pytest.raises(OSError, match="No space"):
+        score_file(data, "gsm8k", out=str(tmp_path / "o"), report=False)
+    assert not (tmp_path / "o").exists()
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    with pytest.raises(OSError, match="No space"):
+        score_file(data, "gsm8k", out=str(keep), report=False)
+    assert (keep / "notes.txt").read_text() == "mine"  # a folder it did not create is not removed
+    monkeypatch.undo()
+    _, metrics = score_file(data, "gsm8k", out=str(tmp_path / "o"), report=False)  # the same command again
+    assert metrics["accuracy"] == 0.5
