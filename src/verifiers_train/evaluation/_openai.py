@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
 import random
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from collections.abc import Callable, Generator, Iterable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -54,6 +55,53 @@ def check_options(*, base_url: str, concurrency: int = 8, max_retries: int = 5, 
                           f"{max_retries}, {retry_wait}, {request_timeout}")
 
 
+class RequestRefused(ConfigError):
+    """The server answered a 4xx other than 429: the request itself is wrong, so it is not retried."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _DaemonPool:
+    """A fixed set of daemon threads running submitted calls: unlike `ThreadPoolExecutor`'s, a process that
+    stops (an error, Ctrl-C) does not wait for the requests still in flight."""
+
+    def __init__(self, workers: int) -> None:
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]] | None] = (
+            queue.SimpleQueue())
+        self._workers = workers
+        for i in range(workers):
+            threading.Thread(target=self._work, name=f"openai-{i}", daemon=True).start()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self._queue.put((future, fn, args))
+        return future
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            future, fn, args = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except Exception as e:  # noqa: BLE001 - handed to whoever reads the future
+                future.set_exception(e)
+
+    def shutdown(self) -> None:
+        """Cancel what has not started; each thread ends after its current call."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                item[0].cancel()
+        for _ in range(self._workers):
+            self._queue.put(None)
+
+
 class OpenAIBackend:
     """Generate through an OpenAI-compatible HTTP API.
 
@@ -79,7 +127,6 @@ class OpenAIBackend:
         self.concurrency = concurrency
         self.max_retries = max_retries
         self.retry_wait = retry_wait
-        self.retries = 0  # requests retried so far (all reasons)
         self._closed = threading.Event()
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.client = httpx.Client(headers=headers, timeout=httpx.Timeout(request_timeout, connect=30.0),
@@ -99,7 +146,7 @@ class OpenAIBackend:
     def generate_each(self, batches: Iterable[list[GenerationRequest]], sampling: SamplingConfig
                       ) -> Generator[tuple[list[GenerationRequest], list[Completion]], None, None]:
         """Each batch with its completions, in order; the next batch's requests are sent while one finishes."""
-        pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix="openai")
+        pool = _DaemonPool(self.concurrency)
         window: deque[tuple[list[GenerationRequest], list[Future[Completion]]]] = deque()
         upcoming = iter(batches)
         try:
@@ -110,13 +157,13 @@ class OpenAIBackend:
                 if not window:
                     return
                 batch, futures = window.popleft()
-                wait(futures, return_when=FIRST_EXCEPTION)  # a failed request stops the run without the rest
+                done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+                for f in done:  # a failed request stops the run at once, whatever is still in flight
+                    if (error := f.exception()) is not None:
+                        raise error
                 yield batch, [f.result() for f in futures]
         finally:
-            for _, futures in window:
-                for f in futures:
-                    f.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown()
 
     def _sample(self, req: GenerationRequest, j: int, sampling: SamplingConfig) -> Completion:
         seed = req.base_seed + j
@@ -173,12 +220,11 @@ class OpenAIBackend:
                 problem = f"HTTP {resp.status_code}: {_server_message(resp)}"
                 if resp.status_code != 429 and resp.status_code < 500:
                     hint = " (pass --api-key or set OPENAI_API_KEY)" if resp.status_code == 401 else ""
-                    raise ConfigError(f"{method} {url}: {problem}{hint}")
+                    raise RequestRefused(f"{method} {url}: {problem}{hint}", resp.status_code)
                 retry_after = _seconds(resp.headers.get("retry-after"))
             if attempt == self.max_retries:
                 raise ConfigError(f"{method} {url} failed after {attempt + 1} attempts (last: {problem}); samples "
                                   "already generated are saved: add --resume to continue once the server answers")
-            self.retries += 1
             pause = retry_after if retry_after is not None else self.retry_wait * 2**attempt * random.uniform(0.5, 1.0)
             if self._closed.wait(min(pause, _MAX_WAIT)):
                 raise ConfigError(f"{url}: backend closed")
@@ -211,6 +257,10 @@ def served_model(base_url: str, model: str | None, api_key: str | None = None, *
                             retry_wait=retry_wait, request_timeout=30.0)
     try:
         listed = backend.request("GET", "models").get("data")
+    except RequestRefused:
+        if not model:
+            raise
+        listed = None  # a server without /models: the name is all there is to go on
     finally:
         backend.close()
     entries = {str(e.get("id")): e for e in listed if isinstance(e, dict)} if isinstance(listed, list) else {}
