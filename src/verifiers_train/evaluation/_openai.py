@@ -1,9 +1,9 @@
 """OpenAI-compatible backend: a model served by ``vllm serve``, SGLang, TGI or any server of that API.
 
 Each sample is one HTTP request (``n=1``) carrying the sample's own seed (``base_seed + j``, the seeds the
-local backends use): a server that honours ``seed`` (vLLM, SGLang) then draws the same sample whatever else it
-is serving, the response's ``usage.completion_tokens`` is that sample's token count, and a resumed run asks
-only for the samples it lacks. ``concurrency`` requests are in flight at once; the next batch's requests are
+local backends use): a server that honours ``seed`` (vLLM, SGLang) draws each sample with it (up to the
+server's batch-dependent numerics: it batches our requests with its other traffic), the response's
+``usage.completion_tokens`` is that sample's token count, and a resumed run asks only for the samples it lacks. ``concurrency`` requests are in flight at once; the next batch's requests are
 queued while the current one finishes, so the server stays busy across batches.
 
 Chat prompts go to ``/chat/completions`` as messages (the server applies the model's chat template); a
