@@ -9,6 +9,7 @@ Run as a process: ``python openai_server.py MODEL_DIR [--name NAME]``; it prints
 - ``POST /admin/fail`` ``{"count": K, "mode": "503" | "429" | "400" | "drop", "after": A}``: after A more
   generation requests, the next K fail with that status (``drop``: the connection is closed without an answer).
 - ``POST /admin/delay`` ``{"seconds": s}``: each generation request waits ``s`` seconds first.
+- ``POST /admin/models`` ``{"extra": [names]}`` lists more models; ``{"hide": true}``: ``/v1/models`` answers 404.
 - ``GET /admin/stats``: generation requests answered, failed on purpose, and the most in flight at once
   (``POST /admin/reset`` restarts that count).
 """
@@ -41,6 +42,8 @@ class State:
         self.lock = threading.Lock()  # one generation at a time (the model is not shared across threads)
         self.stats = {"answered": 0, "failed": 0, "in_flight": 0, "peak_in_flight": 0}
         self.fail_count, self.fail_mode, self.fail_after, self.delay = 0, "503", 0, 0.0
+        self.extra_models: list[str] = []
+        self.hide_models = False
         self.counter = threading.Lock()
 
 
@@ -63,9 +66,10 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
             self._send(status, {"error": {"message": message, "type": "BadRequestError", "code": status}})
 
         def do_GET(self) -> None:
-            if self.path == "/v1/models":
-                self._send(200, {"object": "list", "data": [{"id": state.name, "object": "model",
-                                                             "root": state.root, "owned_by": "tests"}]})
+            if self.path == "/v1/models" and not state.hide_models:
+                self._send(200, {"object": "list", "data": [
+                    {"id": name, "object": "model", "root": state.root, "owned_by": "tests"}
+                    for name in [state.name, *state.extra_models]]})
             elif self.path == "/admin/stats":
                 with state.counter:
                     self._send(200, dict(state.stats))
@@ -86,6 +90,9 @@ def make_handler(state: State) -> type[BaseHTTPRequestHandler]:
             elif self.path == "/admin/reset":  # the peak counts from now
                 with state.counter:
                     state.stats["peak_in_flight"] = state.stats["in_flight"]
+                self._send(200, {"ok": True})
+            elif self.path == "/admin/models":
+                state.extra_models, state.hide_models = list(body.get("extra", [])), bool(body.get("hide"))
                 self._send(200, {"ok": True})
             elif self.path == "/admin/delay":
                 state.delay = float(body["seconds"])

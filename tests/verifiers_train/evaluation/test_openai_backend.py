@@ -86,6 +86,7 @@ def _healthy(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     srv.admin("fail", count=0)
     srv.admin("delay", seconds=0)
+    srv.admin("models")
 
 
 def _argv(server: Server, data: Path, out: Path, *extra: str) -> list[str]:
@@ -164,6 +165,22 @@ def test_a_4xx_fails_fast_with_one_line(server: Server, tiny_data: Path, tmp_pat
     assert main(_argv(server, tiny_data, tmp_path / "nope")[:1] + ["no-such-model"]
                 + _argv(server, tiny_data, tmp_path / "nope")[1:]) == 2
     assert "HTTP 404: The model `no-such-model` does not exist." in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_model_name_when_the_server_lists_several_or_none(server: Server, tiny_data: Path, local_run: Path,
+                                                              tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    server.admin("models", extra=["other"])
+    assert main(_argv(server, tiny_data, tmp_path / "two")) == 2
+    assert f"lists 2 models (other, {NAME}); pass the one to evaluate as MODEL" in capsys.readouterr().err
+    assert not (tmp_path / "two").exists()
+    server.admin("models", hide=True)  # no /v1/models at all: a given name is used as is
+    assert main(_argv(server, tiny_data, tmp_path / "named")[:1] + [NAME]
+                + _argv(server, tiny_data, tmp_path / "named")[1:]) == 0
+    assert _responses(tmp_path / "named") == _responses(local_run)
+    assert main(_argv(server, tiny_data, tmp_path / "unnamed")) == 2
+    assert "HTTP 404" in capsys.readouterr().err
 
 
 @pytest.mark.slow
