@@ -31,7 +31,7 @@ from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError, DataError
 from verifiers_train import console
-from verifiers_train.templates import build_messages, get_template
+from verifiers_train.templates import build_messages, check_template
 
 __all__ = ["PrepareResult", "prepare", "prompt_length_fn", "read_meta", "to_row"]
 
@@ -148,7 +148,7 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
     if max_prompt_length <= 0:
         raise ConfigError(f"max_prompt_length must be positive, got {max_prompt_length}")
     template = template or spec.template
-    get_template(template)  # fail on a bad name before loading anything
+    check_template(template, system_prompt, chat_only=True)  # fail on a bad name before loading anything
     splits = dict(splits or spec.splits)
     source_name = data_source or spec.data_sources[0]
     measure, measure_label = prompt_length_fn(tokenizer)

@@ -1,4 +1,4 @@
-"""Generation backends by name: ``hf`` and ``vllm`` are registered here; `register_backend` adds others.
+"""Generation backends by name: ``hf``, ``vllm`` and ``openai`` are registered here; `register_backend` adds others.
 
 Kept apart from `_backends` (the protocol and helpers every backend imports) so that no backend module
 imports its own factory; `_data_parallel` builds its replicas with `make_backend`. Each entry imports its
@@ -26,8 +26,14 @@ def _vllm(model: str, **options: Any) -> Backend:
     return VLLMBackend(model, **options)
 
 
+def _openai(model: str, **options: Any) -> Backend:
+    from verifiers_train.evaluation._openai import OpenAIBackend
+
+    return OpenAIBackend(model, **options)
+
+
 # name -> factory(model, **options); the CLI's --backend choices are these keys
-BACKENDS: dict[str, Callable[..., Backend]] = {"hf": _hf, "vllm": _vllm}
+BACKENDS: dict[str, Callable[..., Backend]] = {"hf": _hf, "vllm": _vllm, "openai": _openai}
 
 
 def register_backend(name: str, factory: Callable[..., Backend]) -> None:
@@ -50,7 +56,7 @@ def reuse_backend(backend: Backend) -> Callable[..., Backend]:
     class _Borrowed:
         name = backend.name
 
-        def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
+        def render(self, messages: list[dict[str, str]] | str) -> tuple[str, tuple[int, ...]]:
             return backend.render(messages)
 
         def generate(self, requests: Any, sampling: Any) -> Any:

@@ -1,6 +1,7 @@
-"""Generation backends: vLLM offline for GPUs, Hugging Face transformers for CPU and tests.
+"""Generation backends: vLLM offline for GPUs, Hugging Face transformers for CPU and tests, a served model
+through the OpenAI-compatible API.
 
-Both take the same `GenerationRequest`s (a rendered prompt, the sample indices still to draw and their
+All take the same `GenerationRequest`s (a rendered prompt, the sample indices still to draw and their
 seeds) and return `Completion`s, so the run loop does not care which one it drives. Seeds are per
 sample: sample ``j`` of a problem uses ``base_seed + j``. vLLM's parallel sampling gives child ``i`` of
 a request with ``SamplingParams(n=m, seed=s)`` the seed ``s + i``, so one vLLM request for samples
@@ -32,12 +33,15 @@ class SamplingConfig:
         temperature: 0 means greedy decoding.
         top_p: nucleus sampling mass in (0, 1].
         max_tokens: most new tokens per sample.
+        stop: strings that end a sample; the text is cut before the first one (the template's, e.g. few-shot
+            ``Q:``); the finish reason is then ``stop``.
     """
 
     n: int = 1
     temperature: float = 0.0
     top_p: float = 1.0
     max_tokens: int = 512
+    stop: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.n < 1:
@@ -60,6 +64,8 @@ class GenerationRequest:
         prompt_ids: its token ids (what the model sees).
         sample_indices: which of the problem's ``n`` samples to draw, ascending.
         base_seed: seed of sample 0; sample ``j`` uses ``base_seed + j``.
+        chat: the chat messages ``prompt`` was rendered from; ``None`` for a plain-text prompt (a backend that
+            sends messages, not text, reads them here).
     """
 
     problem_index: int
@@ -67,6 +73,7 @@ class GenerationRequest:
     prompt_ids: tuple[int, ...]
     sample_indices: tuple[int, ...]
     base_seed: int
+    chat: tuple[dict[str, str], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,8 +93,9 @@ class Backend(Protocol):
 
     name: str
 
-    def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
-        """Prompt text and token ids for chat ``messages`` (with the generation prompt appended)."""
+    def render(self, messages: list[dict[str, str]] | str) -> tuple[str, tuple[int, ...]]:
+        """Prompt text and token ids for chat ``messages`` (with the generation prompt appended), or for a
+        plain-text prompt (a ``completion`` template's, used as it is)."""
         ...
 
     def generate(self, requests: Sequence[GenerationRequest], sampling: SamplingConfig) -> list[Completion]:
@@ -130,14 +138,23 @@ def load_tokenizer(model: str) -> Any:
     return tok
 
 
-def render_chat(tokenizer: Any, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
-    """Apply the model's chat template; models without one get the message contents joined by blank lines."""
-    if getattr(tokenizer, "chat_template", None):
+def render_chat(tokenizer: Any, messages: list[dict[str, str]] | str) -> tuple[str, tuple[int, ...]]:
+    """Apply the model's chat template; models without one get the message contents joined by blank lines.
+    A string is a plain-text prompt: only tokenized."""
+    if isinstance(messages, str):
+        text = messages
+    elif getattr(tokenizer, "chat_template", None):
         text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
     else:
         text = "\n\n".join(m["content"] for m in messages) + "\n\n"
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     return text, tuple(int(i) for i in ids)
+
+
+def cut_at_stop(text: str, stop: Sequence[str]) -> tuple[str, bool]:
+    """``text`` before the first of the ``stop`` strings, and whether one was found."""
+    cut = min((i for i in (text.find(s) for s in stop if s) if i >= 0), default=-1)
+    return (text[:cut], True) if cut >= 0 else (text, False)
 
 
 def stop_token_ids(tokenizer: Any, model_dir: str | None) -> set[int]:

@@ -115,7 +115,7 @@ class DataParallelBackend:
             raise ConfigError(f"a data-parallel replica failed to start: {exc}") from exc
         logger.info("data parallel: %d %s replicas on %s", replicas, inner, "; ".join(placement))
 
-    def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
+    def render(self, messages: list[dict[str, str]] | str) -> tuple[str, tuple[int, ...]]:
         """Prompt text and ids after the chat template (the replicas' tokenizer, loaded here)."""
         return render_chat(self.tokenizer, messages)
 

@@ -17,6 +17,7 @@ from verifiers_train.evaluation._backends import (
     Completion,
     GenerationRequest,
     SamplingConfig,
+    cut_at_stop,
     load_tokenizer,
     render_chat,
     stop_token_ids,
@@ -58,7 +59,7 @@ class HFBackend:
         self.pad_id = int(self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None
                           else min(self.stop_ids))
 
-    def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
+    def render(self, messages: list[dict[str, str]] | str) -> tuple[str, tuple[int, ...]]:
         """Prompt text and ids after the chat template."""
         return render_chat(self.tokenizer, messages)
 
@@ -69,9 +70,9 @@ class HFBackend:
             seeds = [req.base_seed + j for j in req.sample_indices]
             rows = self._decode(req.prompt_ids, seeds, sampling)
             for j, seed, (ids, reason) in zip(req.sample_indices, seeds, rows, strict=True):
-                text_ids = ids[:-1] if reason == "stop" else ids
-                text = self.tokenizer.decode(text_ids, skip_special_tokens=True)
-                out.append(Completion(req.problem_index, j, seed, text, len(ids), reason))
+                text_ids = ids[:-1] if ids and ids[-1] in self.stop_ids else ids
+                text, cut = cut_at_stop(self.tokenizer.decode(text_ids, skip_special_tokens=True), sampling.stop)
+                out.append(Completion(req.problem_index, j, seed, text, len(ids), "stop" if cut else reason))
         return out
 
     def _decode(self, prompt_ids: Sequence[int], seeds: list[int],
@@ -96,11 +97,18 @@ class HFBackend:
                     tok = _pick(logits[i], sampling, gens[i])
                     generated[i].append(tok)
                     nxt[i] = tok
-                    done[i] = tok in self.stop_ids
+                    done[i] = tok in self.stop_ids or self._hit_stop(generated[i], sampling.stop)
                 if all(done):
                     break
                 cur = torch.tensor(nxt, dtype=torch.long, device=self.device).unsqueeze(1)
         return [(g, "stop" if d else "length") for g, d in zip(generated, done, strict=True)]
+
+    def _hit_stop(self, ids: list[int], stop: tuple[str, ...]) -> bool:
+        """Whether a stop string ends the text so far (its last tokens decoded: enough for a short string)."""
+        if not stop:
+            return False
+        tail = self.tokenizer.decode(ids[-(max(map(len, stop)) + 8):], skip_special_tokens=True)
+        return any(s and s in tail for s in stop)
 
     def close(self) -> None:
         """Drop the model."""

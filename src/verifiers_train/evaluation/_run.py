@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +40,10 @@ from verifiers_train.evaluation._scoring import BackgroundScorer, job_for, score
 # or more, so a batch is one scheduler wave there; the HF loop decodes one problem at a time anyway, so small
 # batches give a live progress bar); a batch is this many samples' worth of whole problems, whatever the engine count.
 FIXED_BATCH_SAMPLES = {"vllm": 1024, "hf": 8}
-# --no-fixed-batches: problems per generation call, by backend (times the replicas with data parallelism).
-DEFAULT_CHUNK_PROBLEMS = {"vllm": 1024, "hf": 8}
+# --no-fixed-batches: problems per generation call, by backend (times the replicas with data parallelism). The
+# openai backend always draws chunks (see `fixed_batch_problems`); a chunk is saved when its last sample arrives,
+# and the next chunk's requests are sent meanwhile, so the size only sets how often samples are saved.
+DEFAULT_CHUNK_PROBLEMS = {"vllm": 1024, "hf": 8, "openai": 64}
 
 Pending = list[tuple[int, Problem, tuple[int, ...]]]  # (problem index, problem, sample indices to draw)
 
@@ -51,14 +53,16 @@ class EvalConfig:
     """Everything one `checkpoint` run needs (the CLI flags, one field each).
 
     Attributes:
-        model: HF model dir, hub name, or verl checkpoint dir (merged first).
+        model: HF model dir, hub name, or verl checkpoint dir (merged first); with the ``openai`` backend the
+            served model's name (empty: the only model the server lists).
         dataset: a task of `verifiers.tasks` (``gsm8k``, ``math``, ``math500``, ``mbpp``, ``arith``, ...).
         data: local data file or folder; default ``VERIFIERS_DATA_DIR`` / the hub (``arith``: generated).
         split: dataset split.
         template: prompt template name; default the task's ``template``.
         system_prompt: overrides the template's system prompt.
         preset: scorer preset (``accuracy``, ``book``, ``grail``).
-        backend: ``hf`` or ``vllm``.
+        backend: ``hf``, ``vllm`` or ``openai`` (a served model; ``backend_options`` holds its ``base_url``,
+            ``concurrency``, ``max_retries``, ``retry_wait``, ``request_timeout``).
         n, temperature, top_p, max_tokens: sampling settings.
         limit: evaluate only the first ``limit`` problems.
         seed: run seed; sample ``j`` of problem ``p`` is seeded from ``(seed, p.id)`` plus ``j``.
@@ -83,6 +87,7 @@ class EvalConfig:
             cluster's CPUs); default ``ray`` when the replicas run on Ray, else ``local``.
         report: write ``report.html`` and PNG plots.
         progress: show progress on stderr (a rich bar on a terminal, else lines with ETA).
+        api_key: the ``openai`` backend's API key (never written to the run folder).
     """
 
     model: str
@@ -112,6 +117,7 @@ class EvalConfig:
     sandbox: str | None = None
     report: bool = True
     progress: bool = True
+    api_key: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # several samples per problem under greedy decoding are identical, so pass@k = maj@k = pass@1
@@ -158,7 +164,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         DataError: the dataset cannot be read.
     """
     t_start = time.perf_counter()
-    from verifiers_train.templates import get_template
+    from verifiers_train.templates import check_template
 
     spec = tasks.get(cfg.dataset, what="dataset")
     one_of(cfg.backend, BACKENDS, "backend")
@@ -168,11 +174,17 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
         raise ConfigError(f"--sandbox must be local or ray, got {cfg.sandbox!r}")
     if cfg.chunk_problems is not None and cfg.chunk_problems < 1:
         raise ConfigError(f"chunk_problems must be at least 1, got {cfg.chunk_problems}")
-    sampling = cfg.sampling
     template = cfg.template or spec.template
-    get_template(template)
+    sampling = replace(cfg.sampling, stop=check_template(template, cfg.system_prompt).stop)
     scorer_config(cfg.dataset, cfg.preset)
-    model_path = resolve_model(cfg.model, merge_dir=cfg.merge_dir)
+    if cfg.backend == "openai":
+        cfg, fingerprint = _served(cfg)
+        model_path = cfg.model
+    elif not cfg.model:
+        raise ConfigError(f"MODEL is required with --backend {cfg.backend} (a model folder, hub name or verl checkpoint)")
+    else:
+        model_path = resolve_model(cfg.model, merge_dir=cfg.merge_dir)
+        fingerprint = model_fingerprint(model_path)
     problems = load_problems(cfg.dataset, cfg.data, split=cfg.split, limit=cfg.limit)
     if not problems:
         raise ConfigError(f"{cfg.dataset} ({cfg.data or 'default source'}, split {cfg.split}) has no problems"
@@ -182,7 +194,7 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
     if _sandbox(cfg) == "local" and (sandbox := tasks.sandbox_problem(cfg.dataset)):
         raise SandboxError(sandbox)
     run = RunDir(cfg.out or default_out(cfg))
-    config = _config_record(cfg, template, model_path, problems)
+    config = _config_record(cfg, template, model_path, fingerprint, problems)
     size = config["fixed_batch_problems"]
     if cfg.resume and (saved := _saved_config(run)) is not None:
         _check_batches(run.path, saved, cfg, size)
@@ -218,8 +230,8 @@ def run_checkpoint(cfg: EvalConfig, *, backend_factory: Callable[..., Backend] |
 
 def fixed_batch_problems(cfg: EvalConfig) -> int | None:
     """Problems per batch of a ``fixed_batches`` run (``None`` without it); recorded and checked on resume."""
-    if not cfg.fixed_batches:
-        return None
+    if not cfg.fixed_batches or cfg.backend == "openai":
+        return None  # a server batches our requests with its other traffic: fixed batches cannot pin the samples
     return cfg.chunk_problems or max(1, FIXED_BATCH_SAMPLES.get(cfg.backend, 64) // cfg.n)
 
 
@@ -292,7 +304,7 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
                         have: set[tuple[str, int]], already: int, timing: dict[str, float]) -> int:
     """Generate the batches in order; score each one while the next ones generate. Samples already in the run
     (``have``, which a fixed batch draws again) are not written twice."""
-    from verifiers_train.templates import build_messages
+    from verifiers_train.templates import build_prompt
 
     total = len(problems) * cfg.n
     written = 0
@@ -303,8 +315,10 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
     def requests_of(batch: Pending) -> list[GenerationRequest]:
         out = []
         for i, problem, samples in batch:
-            text, ids = backend.render(build_messages(problem, template, cfg.system_prompt))
-            out.append(GenerationRequest(i, text, ids, samples, base_seed(cfg.seed, problem.id)))
+            prompt = build_prompt(problem, template, cfg.system_prompt)
+            text, ids = backend.render(prompt)
+            out.append(GenerationRequest(i, text, ids, samples, base_seed(cfg.seed, problem.id),
+                                         None if isinstance(prompt, str) else tuple(prompt)))
         return out
 
     with console.progress(mode, "eval", total, console.stderr_line, done=already) as bar:
@@ -324,7 +338,9 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
                 tps = timing["generated_tokens"] / timing["generate_s"] if timing["generate_s"] else 0.0
                 bar(len(rows), f"acc {correct / max(written, 1):.1%}  {tps:,.0f} tok/s")
 
-        stream = _generate_each(backend, map(requests_of, batches), sampling, whole=cfg.fixed_batches)
+        # the openai backend's generate_each only overlaps one chunk's requests with the next's
+        stream = _generate_each(backend, map(requests_of, batches), sampling,
+                                whole=cfg.fixed_batches or cfg.backend == "openai")
         try:
             while True:
                 t0 = time.perf_counter()
@@ -349,20 +365,22 @@ def _generate_and_score(cfg: EvalConfig, template: str, sampling: SamplingConfig
     return written
 
 
-def _config_record(cfg: EvalConfig, template: str, model_path: str,
+def _config_record(cfg: EvalConfig, template: str, model_path: str, fingerprint: str,
                    problems: Sequence[Problem]) -> dict[str, Any]:
     """``config.json``: the settings plus fingerprints of the model and the problems."""
-    rec = {k: v for k, v in asdict(cfg).items() if k not in ("resume", "progress", "report")}
+    rec = {k: v for k, v in asdict(cfg).items() if k not in ("resume", "progress", "report", "api_key")}
     data_hash = hashlib.sha256()
     for p in problems:
         data_hash.update(json.dumps([p.id, p.question, p.gold, list(p.tests)]).encode())
     rec.update(fixed_batch_problems=fixed_batch_problems(cfg), template=template, model_path=model_path,
-               model_fingerprint=model_fingerprint(model_path), data_fingerprint=data_hash.hexdigest()[:16], problems=len(problems),
+               model_fingerprint=fingerprint, data_fingerprint=data_hash.hexdigest()[:16], problems=len(problems),
                data=os.path.abspath(cfg.data) if cfg.data and os.path.exists(cfg.data) else cfg.data)
     return rec
 
 
 def _backend_options(cfg: EvalConfig) -> dict[str, Any]:
+    if cfg.backend == "openai":
+        return {**cfg.backend_options, "api_key": cfg.api_key}
     opts = {"dtype": cfg.dtype, **cfg.backend_options}
     if cfg.backend == "vllm":
         opts.setdefault("seed", cfg.seed)
@@ -371,6 +389,28 @@ def _backend_options(cfg: EvalConfig) -> dict[str, Any]:
     if _on_ray(cfg):
         opts.update(replicas=cfg.data_parallel, ray_address=cfg.ray_address)
     return opts
+
+
+# settings the openai backend has no use for (the server holds the model), with their defaults
+_LOCAL_ONLY = {"data_parallel": 1, "ray_address": None, "dtype": "auto", "merge_dir": None}
+
+
+def _served(cfg: EvalConfig) -> tuple[EvalConfig, str]:
+    """An openai-backend config with the served model's name (asked from the server when not given), and the
+    fingerprint of that model."""
+    from verifiers_train.evaluation._openai import check_options, served_model
+
+    for name, default in _LOCAL_ONLY.items():
+        if getattr(cfg, name) != default:
+            raise ConfigError(f"--{name.replace('_', '-')} does not apply to --backend openai (the server runs the "
+                              "model); drop it")
+    base_url = cfg.backend_options.get("base_url")
+    if not base_url:
+        raise ConfigError("--backend openai needs --base-url (e.g. http://localhost:8000/v1)")
+    check_options(**cfg.backend_options)
+    retry = {k: v for k, v in cfg.backend_options.items() if k in ("max_retries", "retry_wait")}
+    model, fingerprint = served_model(base_url, cfg.model or None, cfg.api_key, **retry)
+    return replace(cfg, model=model), fingerprint
 
 
 def _on_ray(cfg: EvalConfig) -> bool:

@@ -98,7 +98,7 @@ class VLLMBackend:
                        gpu_memory_utilization=gpu_memory_utilization, enforce_eager=enforce_eager, seed=seed,
                        **({"max_model_len": max_model_len} if max_model_len else {}))
 
-    def render(self, messages: list[dict[str, str]]) -> tuple[str, tuple[int, ...]]:
+    def render(self, messages: list[dict[str, str]] | str) -> tuple[str, tuple[int, ...]]:
         """Prompt text and ids after the chat template."""
         return render_chat(self.tokenizer, messages)
 
@@ -114,7 +114,8 @@ class VLLMBackend:
                 prompts.append({"prompt_token_ids": list(req.prompt_ids)})
                 # child i of this request is seeded base_seed + start + i (vLLM parallel sampling)
                 params.append(SamplingParams(n=length, temperature=sampling.temperature, top_p=sampling.top_p,
-                                             max_tokens=sampling.max_tokens, seed=req.base_seed + start))
+                                             max_tokens=sampling.max_tokens, seed=req.base_seed + start,
+                                             stop=list(sampling.stop) or None))
                 owners.append((req, start))
         if self.isolate_batches and not self.llm.reset_prefix_cache():
             raise RuntimeError("vLLM did not empty its prefix cache (requests still running)")

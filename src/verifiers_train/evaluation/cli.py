@@ -5,6 +5,7 @@ Examples::
 
     verifiers-eval checkpoint Qwen/Qwen2.5-0.5B-Instruct --task gsm8k --backend vllm --n 8 --temperature 0.6
     verifiers-eval checkpoint checkpoints/run/global_step_100/actor --task gsm8k --backend vllm
+    verifiers-eval checkpoint --backend openai --base-url http://localhost:8000/v1 --task gsm8k
     verifiers-eval score eval_runs/base/samples.jsonl --task gsm8k --preset book
     verifiers-eval compare eval_runs/base eval_runs/step100 --out eval_runs/compare
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -45,6 +47,10 @@ from verifiers_train.console import print_table
 _VLLM_ONLY: dict[str, Any] = {"tensor_parallel_size": None, "gpu_memory_utilization": 0.85, "max_model_len": None,
                               "enforce_eager": False, "batch_invariant": False}
 
+# ``checkpoint``'s flags that only the openai backend reads, with their defaults (refused with another backend).
+_OPENAI_ONLY: dict[str, Any] = {"base_url": None, "concurrency": 8, "max_retries": 5, "retry_wait": 1.0,
+                                "request_timeout": 600.0}
+
 # score_batch parallelism: 0 or less is refused when parsed, as in `verifiers score` (0 passed unnoticed)
 WORKERS = bounded(int, at_least=1)
 
@@ -53,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser (flags mirror `EvalConfig` fields: ``--max-tokens`` is ``max_tokens``)."""
     from verifiers import tasks
     from verifiers_train.evaluation._backend_factory import BACKENDS
+    from verifiers_train.templates import TEMPLATES
 
     DATASETS = tasks.names()
 
@@ -64,15 +71,20 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=DefaultsFormatter,
                         description="Generate, score and summarize one model on one task. --n > 1 needs "
                                     "--temperature > 0: greedy samples are identical, so pass@k = maj@k = pass@1.")
-    ck.add_argument("model", help="HF model dir, hub name, or verl checkpoint (global_step_N[/actor])")
+    ck.add_argument("model", nargs="?", help="HF model dir, hub name, or verl checkpoint (global_step_N[/actor]); "
+                    "with --backend openai the served model's name (default: the only one the server lists)")
     add_task(ck, DATASETS, help="dataset to evaluate on (picks data, template and scorer)")
     ck.add_argument("--data", help="local data file or folder (default: VERIFIERS_DATA_DIR, the hub; arith: "
                                    "generated)")
     ck.add_argument("--split", default="test", help="dataset split")
-    ck.add_argument("--template", help="prompt template (default: the dataset's, as in verifiers-train prepare)")
+    ck.add_argument("--template", choices=TEMPLATES, metavar="NAME",
+                    help="prompt template (default: the dataset's, as in verifiers-train prepare): " + ", ".join(
+                        f"{t.name} ({t.description})" for t in TEMPLATES.values()))
+    hidden_alias(ck, "--prompt-template", "template", choices=TEMPLATES, metavar="NAME")
     ck.add_argument("--system-prompt", help="override the template's system prompt")
     ck.add_argument("--preset", default="accuracy", help="scorer preset: accuracy, book, grail")
-    ck.add_argument("--backend", default="hf", choices=BACKENDS, help="vllm on GPUs, hf on CPU")
+    ck.add_argument("--backend", default="hf", choices=BACKENDS,
+                    help="vllm on GPUs, hf on CPU, openai: a served model (vllm serve, SGLang, TGI) at --base-url")
     ck.add_argument("--n", type=int, default=1, help="samples per problem (n > 1 needs --temperature > 0)")
     ck.add_argument("--temperature", type=float, default=0.0, help="sampling temperature; 0 = greedy")
     ck.add_argument("--top-p", type=float, default=1.0, help="nucleus sampling")
@@ -99,6 +111,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="vllm: vLLM's batch-invariant kernels (VLLM_BATCH_INVARIANT=1, beta, Hopper or newer) in every "
                          "engine; identical samples across engines and resumes come from fixed batches, not from "
                          "these kernels (evals/gpu/README.md R8.3, R9)")
+    ck.add_argument("--base-url", help="openai: the server's API root, e.g. http://localhost:8000/v1")
+    ck.add_argument("--api-key",
+                    help="openai: API key (default: $OPENAI_API_KEY; never saved in the run folder)")
+    ck.add_argument("--concurrency", type=int, default=_OPENAI_ONLY["concurrency"],
+                    help="openai: requests in flight at once")
+    ck.add_argument("--max-retries", type=int, default=_OPENAI_ONLY["max_retries"],
+                    help="openai: retries of a request after a connection error, timeout, 429 or 5xx")
+    ck.add_argument("--retry-wait", type=float, default=_OPENAI_ONLY["retry_wait"],
+                    help="openai: seconds before the first retry, doubled for each next one (at most 60)")
+    ck.add_argument("--request-timeout", type=float, default=_OPENAI_ONLY["request_timeout"],
+                    help="openai: seconds one request may take")
     ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
                     help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
                          "here); same seeds, run folder, resume and samples as one engine of that size")
@@ -165,15 +188,20 @@ def _config(args: argparse.Namespace) -> Any:
     """The `EvalConfig` of ``checkpoint``'s flags: each field's flag of the same name, but for these."""
     from verifiers_train.evaluation._run import EvalConfig
 
-    if args.backend != "vllm":
-        for name, default in _VLLM_ONLY.items():
-            if getattr(args, name) != default:
-                raise ConfigError(f"--{name.replace('_', '-')} is a vllm setting and --backend {args.backend} "
-                                  "ignores it; pass --backend vllm, or drop the flag")
-    vllm = tuple(_VLLM_ONLY)
+    for backend, only in (("vllm", _VLLM_ONLY), ("openai", _OPENAI_ONLY)):
+        if args.backend != backend:
+            for name, default in only.items():
+                if getattr(args, name) != default:
+                    raise ConfigError(f"--{name.replace('_', '-')} is {'an' if backend[0] in 'aeiou' else 'a'} "
+                                      f"{backend} setting and --backend {args.backend} ignores it; pass --backend "
+                                      f"{backend}, or drop the flag")
+    if args.backend == "openai" and args.reference:
+        raise ConfigError("--reference runs EvalScope on a local model; --backend openai has none: drop it")
+    options = {"vllm": _VLLM_ONLY, "openai": _OPENAI_ONLY}.get(args.backend, {})
     other = {"dataset": args.task, "score_workers": args.workers, "report": not args.no_report,
-             "progress": not args.quiet,
-             "backend_options": {k: getattr(args, k) for k in vllm} if args.backend == "vllm" else {}}
+             "progress": not args.quiet, "model": args.model or "",
+             "api_key": args.api_key or os.environ.get("OPENAI_API_KEY"),
+             "backend_options": {k: getattr(args, k) for k in options}}
     return EvalConfig(**{f.name: other[f.name] if f.name in other else getattr(args, f.name)
                          for f in dataclasses.fields(EvalConfig)})
 
@@ -185,7 +213,22 @@ def _checkpoint(args: argparse.Namespace) -> int:
     from verifiers_train.evaluation._run import run_checkpoint
 
     cfg = _config(args)  # checks the sampling settings before anything loads
-    if is_hub_name(args.model):
+    if args.backend == "openai":
+        from verifiers_train.evaluation._openai import check_options
+
+        if args.base_url is None:
+            raise ConfigError("--backend openai needs --base-url (e.g. http://localhost:8000/v1)")
+        check_options(**cfg.backend_options)
+        if not args.model:  # named now, so that the default --out and the resume hint name it too
+            from verifiers_train.evaluation._openai import served_model
+
+            args.model = served_model(args.base_url, None, cfg.api_key, max_retries=args.max_retries,
+                                      retry_wait=args.retry_wait)[0]
+            cfg = _config(args)
+    elif not args.model:
+        raise ConfigError(f"MODEL is required with --backend {args.backend} (a model folder, hub name or "
+                          "verl checkpoint)")
+    elif is_hub_name(args.model):
         ensure_hub(args.model, "model", "pass a local model folder")
     ensure_hub(dataset_hub_name(args.task, args.data), "dataset",
                "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")

@@ -35,6 +35,7 @@ class FakeSamplingParams:
     top_p: float = 1.0
     max_tokens: int = 16
     seed: int | None = None
+    stop: list[str] | None = None
 
 
 @dataclass
@@ -321,3 +322,15 @@ def test_hf_keeps_data_parallel_and_default_valued_vllm_flags(tmp_path: Path,
     assert main(["checkpoint", str(tmp_path / "no-model"), "--task", "arith", "--backend", "hf",
                  "--gpu-memory-utilization", "0.85", "--data-parallel", "0", "--out", str(tmp_path / "r")]) == 2
     assert "--data-parallel must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_a_few_shot_templates_stop_strings_reach_vllm(fake_vllm: list[FakeLLM], tiny_model: Path, tiny_data: Path,
+                                                     tmp_path: Path) -> None:
+    run_checkpoint(EvalConfig(model=str(tiny_model), dataset="arith", data=str(tiny_data), backend="vllm", limit=2,
+                              out=str(tmp_path / "run"), progress=False, report=False, template="gsm8k-8shot-cot"))
+    prompts, params = fake_vllm[0].calls[0]
+    assert all(p.stop == ["Q:", "</s>", "<|im_end|>"] for p in params)
+    assert all(len(p["prompt_token_ids"]) > 200 for p in prompts)  # eight worked examples, as text
+    run_checkpoint(EvalConfig(model=str(tiny_model), dataset="arith", data=str(tiny_data), backend="vllm", limit=2,
+                              out=str(tmp_path / "plain"), progress=False, report=False))
+    assert all(p.stop is None for p in fake_vllm[1].calls[0][1])
