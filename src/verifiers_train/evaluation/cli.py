@@ -179,9 +179,28 @@ def _resume_hint(args: argparse.Namespace) -> str | None:
     out = args.out or default_out(_config(args))
     argv = [a for a in sys.argv[1:] if a != "--resume"] if sys.argv[1:2] == ["checkpoint"] else [
         "checkpoint", args.model, "--task", args.task]
+    argv = _without_secrets(argv)
     if args.out is None:
         argv += ["--out", out]
     return shlex.join(["verifiers-eval", *argv, "--resume"])
+
+
+def _without_secrets(argv: list[str]) -> list[str]:
+    """``argv`` with the value of ``--api-key`` left out: a resume hint is printed and may be logged (the key
+    comes back from ``$OPENAI_API_KEY`` or a new ``--api-key``)."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a == "--api-key":
+            skip = True
+            continue
+        if a.startswith("--api-key="):
+            continue
+        out.append(a)
+    return out
 
 
 def _config(args: argparse.Namespace) -> Any:

@@ -279,3 +279,17 @@ def test_bare_host_urls_get_v1() -> None:
 
     assert api_root("http://h:8000") == api_root("http://h:8000/") == "http://h:8000/v1"
     assert api_root("https://h/api/v1/") == "https://h/api/v1"
+
+
+def test_the_resume_hint_never_prints_the_api_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+    import sys
+
+    from verifiers_train.evaluation import cli
+
+    for given in (["--api-key", "sk-secret"], ["--api-key=sk-secret"]):
+        monkeypatch.setattr(sys, "argv", ["verifiers-eval", "checkpoint", "served", "--task", "gsm8k",
+                                          "--backend", "openai", *given, "--out", "o"])
+        args = argparse.Namespace(command="checkpoint", out="o", model="served", task="gsm8k")
+        hint = cli._resume_hint(args)
+        assert hint is not None and "sk-secret" not in hint and "--api-key" not in hint and "--resume" in hint
