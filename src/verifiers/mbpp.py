@@ -65,14 +65,16 @@ class Config(BaseConfig):
         sources: extraction strategies in priority order, a subset of ``("tags", "fenced", "plain")``.
         fence: ``"last"`` python block (default) or ``"all"`` blocks joined.
         tags: thinking/solution tags (default ``<start_working_out>``/``<SOLUTION>``).
-        timeout: seconds for the program and all its tests.
+        timeout: CPU seconds for the program and all its tests (all its processes); wall time is only a
+            backstop, several times longer (`verifiers.sandbox`), so a busy host does not fail a correct
+            program. 10 s: MBPP's slowest reference (task 123) took 3-5.7 s of CPU on a loaded 2-core VM.
         max_chars: responses longer than this are cut to their last ``max_chars`` characters.
     """
 
     presets: ClassVar[Mapping[str, Mapping[str, float]]] = PRESETS
     parts: ClassVar[tuple[str, ...]] = PARTS
 
-    timeout: float = 5.0
+    timeout: float = 10.0
     sources: tuple[str, ...] = SOURCES
     fence: Literal["last", "all"] = "last"
 
