@@ -142,17 +142,14 @@ class _Recorder:
         self.nodes: list[ast.expr] = []
 
     def _symbolic(self, node: ast.AST, env: Mapping[str, Any], bound: set[str]) -> bool:
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and n.id not in bound:
-                if isinstance(env.get(n.id, self.ns.get(n.id)), _Symbol):
-                    return True
-        return False
+        return any(isinstance(n, ast.Name) and n.id not in bound and isinstance(env.get(n.id, self.ns.get(n.id)), _Symbol)
+                   for n in ast.walk(node))
 
     def _rewrite(self, node: ast.expr, env: dict[str, Any], bound: set[str]) -> ast.expr:
         """``node`` with its program-free parts as literals and ``candidate`` as the entry point."""
         if not self._symbolic(node, env, bound) and not bound & _names(node):
             try:
-                value = eval(compile(ast.Expression(node), "<check>", "eval"), {**self.ns, **env})  # noqa: S307
+                value = eval(compile(ast.Expression(node), "<check>", "eval"), {**self.ns, **env})
             except Exception:  # noqa: BLE001 - left for the judge to evaluate (and fail) as written
                 value = _NO_VALUE
             lit = _literal(value) if value is not _NO_VALUE else None
@@ -201,7 +198,7 @@ class _Recorder:
         node = _copy(self.nodes[index])
         if self._symbolic(node, env, set()):
             return _Symbol(self._rewrite(node, dict(env), set()))
-        return eval(compile(ast.Expression(node), "<check>", "eval"), {**self.ns, **env})  # noqa: S307
+        return eval(compile(ast.Expression(node), "<check>", "eval"), {**self.ns, **env})
 
 
 _NO_VALUE = object()
@@ -220,6 +217,7 @@ class _Instrument(ast.NodeTransformer):
 
     def __init__(self, recorder: _Recorder) -> None:
         self.recorder = recorder
+        self.top: ast.FunctionDef | None = None
 
     def _slot(self, node: ast.expr) -> ast.Constant:
         self.recorder.nodes.append(node)
@@ -238,8 +236,8 @@ class _Instrument(ast.NodeTransformer):
         return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        if getattr(self, "_top", None) is None:
-            self._top = node
+        if self.top is None:  # check itself
+            self.top = node
             self.generic_visit(node)
         return node  # a helper nested in check runs as written (on plain data)
 
