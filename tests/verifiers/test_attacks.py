@@ -43,8 +43,7 @@ from typing import NoReturn
 import pytest
 
 from verifiers.errors import SandboxError
-from verifiers.sandbox import CodePool
-from verifiers.sandbox import _local
+from verifiers.sandbox import CodePool, _local
 
 Unavailable = Callable[[str, str], NoReturn]  # tests/conftest.py's `unavailable` fixture
 

@@ -146,3 +146,18 @@ def test_all_canonical_solutions_pass(data_dir: Path, pool: CodePool) -> None:
     assert all(s.correct for s in mbpp.score_batch(bodies, refs, pool=pool))
     swapped = mbpp.score_batch(bodies[1:] + bodies[:1], refs, pool=pool)
     assert not any(s.correct for s in swapped)
+
+
+def test_cli_score_reads_humaneval_rows(tmp_path: Path, pool: CodePool) -> None:
+    from verifiers.cli import main
+
+    src = tmp_path / "rows.jsonl"
+    rows = [{**ROW, "response": BODY}, {**ROW, "response": "    return xs\n"},
+            {"response": BODY, "tests": json.dumps({"tests": ["assert shift([1], 1) == [2]"], "prompt": PROMPT,
+                                                    "entry_point": "shift"})}]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["score", "--task", "humaneval", str(src), "-o", str(tmp_path / "out.jsonl")]) == 0
+    out = [json.loads(line)["score"]["status"] for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert out == ["correct", "incorrect", "correct"]
+    (tmp_path / "bad.jsonl").write_text(json.dumps({"response": BODY, "tests": [1]}) + "\n")
+    assert main(["score", "--task", "humaneval", str(tmp_path / "bad.jsonl")]) == 2
