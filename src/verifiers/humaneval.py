@@ -37,6 +37,7 @@ from typing import Any
 
 from verifiers._problem import CodeTests, Problem
 from verifiers.errors import DataError
+from verifiers.sandbox._pure import parent_builtins
 
 __all__ = ["CheckShapeError", "compile_check", "humaneval_row", "program"]
 
@@ -108,14 +109,19 @@ def _seeded_random(seed: int) -> types.ModuleType:
     return mod
 
 
-def _builtins_with_seeded_random(seed: int) -> dict[str, Any]:
+def _check_builtins(seed: int) -> dict[str, Any]:
+    """The builtins dataset code runs over here: the judge's restricted ones (no files, no imports but
+    `PARENT_MODULES`, no ``exec``), ``print`` a no-op, ``random`` seeded."""
     seeded = _seeded_random(seed)
-    real_import = builtins.__import__
+    env = parent_builtins()
+    restricted = env["__import__"]
 
     def imp(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
-        return seeded if name == "random" and level == 0 else real_import(name, globals, locals, fromlist, level)
+        return seeded if name == "random" and level == 0 else restricted(name, globals, locals, fromlist, level)
 
-    return {**vars(builtins), "__import__": imp}
+    env["__import__"] = imp
+    env["print"] = lambda *a, **k: None
+    return env
 
 
 def _bound_names(node: ast.AST) -> set[str]:
@@ -213,7 +219,7 @@ def _names(node: ast.AST) -> set[str]:
 
 
 class _Instrument(ast.NodeTransformer):
-    """``assert T`` -> ``__record__(i, locals())``; ``x = E`` -> ``x = __value__(j, locals())``."""
+    """``assert T`` -> ``__record__(i, __locals__())``; ``x = E`` -> ``x = __value__(j, __locals__())``."""
 
     def __init__(self, recorder: _Recorder) -> None:
         self.recorder = recorder
@@ -224,8 +230,8 @@ class _Instrument(ast.NodeTransformer):
         return ast.Constant(len(self.recorder.nodes) - 1)
 
     def _call(self, fn: str, node: ast.expr) -> ast.Call:
-        return ast.Call(ast.Name(fn, ast.Load()), [self._slot(node), ast.Call(ast.Name("locals", ast.Load()), [], [])],
-                        [])
+        return ast.Call(ast.Name(fn, ast.Load()),
+                        [self._slot(node), ast.Call(ast.Name("__locals__", ast.Load()), [], [])], [])
 
     def visit_Assert(self, node: ast.Assert) -> ast.stmt:
         return ast.copy_location(ast.Expr(self._call("__record__", node.test)), node)
@@ -261,8 +267,9 @@ def _check_def(module: ast.Module) -> ast.FunctionDef:
 def compile_check(test: str, prompt: str, entry_point: str, *, seed: int = SEED) -> CodeTests:
     """HumanEval ``test`` code as flat asserts over ``entry_point`` plus the set-up code they read.
 
-    Runs the dataset's code (the prompt's helpers, the test module, ``check``) in this process: trusted
-    dataset code, never the program's.
+    Runs the dataset's code (the prompt's helpers, the test module, ``check``) in this process: dataset code,
+    never the program's, over the judge's restricted builtins (no files, ``exec`` or imports beyond the
+    judge's modules), as MBPP's closed set-up statements run.
 
     Raises:
         CheckShapeError: the test code defines no ``check``, or its control flow reads the program's answers.
@@ -273,21 +280,21 @@ def compile_check(test: str, prompt: str, entry_point: str, *, seed: int = SEED)
         raise CheckShapeError(f"test or prompt code does not parse: {e}") from None
     check = _check_def(test_mod)
     candidate = check.args.args[0].arg
-    ns: dict[str, Any] = {"__builtins__": _builtins_with_seeded_random(seed), "__name__": "humaneval_check"}
-    exec(compile(prompt_mod, "<prompt>", "exec"), ns)  # noqa: S102 - the dataset's prompt (trusted)
-    ns.pop(entry_point, None)
+    ns: dict[str, Any] = {"__builtins__": _check_builtins(seed), "__name__": "humaneval_check"}
     rest = ast.Module([s for s in test_mod.body if s is not check], [])
-    exec(compile(rest, "<test>", "exec"), ns)  # noqa: S102 - the dataset's test module (trusted)
-    module_names = set(ns)
     recorder = _Recorder(candidate, entry_point, ns)
-    instrumented = _Instrument(recorder).visit(_copy_module(check))
-    ns["__record__"], ns["__value__"] = recorder.record, recorder.value
-    exec(compile(ast.fix_missing_locations(ast.Module([instrumented], [])), "<check>", "exec"), ns)  # noqa: S102
+    instrumented = ast.fix_missing_locations(ast.Module([_Instrument(recorder).visit(_copy_module(check))], []))
     try:
+        exec(compile(prompt_mod, "<prompt>", "exec"), ns)  # noqa: S102 - the dataset's prompt
+        ns.pop(entry_point, None)
+        exec(compile(rest, "<test>", "exec"), ns)  # noqa: S102 - the dataset's test module
+        module_names = set(ns)
+        ns["__record__"], ns["__value__"], ns["__locals__"] = recorder.record, recorder.value, builtins.locals
+        exec(compile(instrumented, "<check>", "exec"), ns)  # noqa: S102
         ns["check"](_Symbol(ast.Name(entry_point, ast.Load())))
     except CheckShapeError:
         raise
-    except Exception as e:  # noqa: BLE001 - check's own code failed while unrolling
+    except Exception as e:  # noqa: BLE001 - the dataset's code failed while unrolling
         raise CheckShapeError(f"check code raised while unrolling it: {type(e).__name__}: {e}") from None
     needed = recorder.needed
     setup = _setup_code(prompt_mod, rest, entry_point, needed, ns, module_names)

@@ -161,3 +161,11 @@ def test_cli_score_reads_humaneval_rows(tmp_path: Path, pool: CodePool) -> None:
     assert out == ["correct", "incorrect", "correct"]
     (tmp_path / "bad.jsonl").write_text(json.dumps({"response": BODY, "tests": [1]}) + "\n")
     assert main(["score", "--task", "humaneval", str(tmp_path / "bad.jsonl")]) == 2
+
+
+@pytest.mark.parametrize("code", ["import os", "open('/etc/hostname')", "exec('x = 1')"])
+def test_dataset_code_runs_over_restricted_builtins(code: str) -> None:
+    with pytest.raises(CheckShapeError, match="raised while unrolling"):
+        compile_check(f"def check(candidate):\n    {code}\n    assert candidate(1)\n", "", "f")
+    with pytest.raises(CheckShapeError, match="raised while unrolling"):
+        compile_check("def check(candidate):\n    assert candidate(1)\n", code, "f")
