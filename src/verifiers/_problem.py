@@ -36,10 +36,16 @@ class Problem:
 
 @dataclass(frozen=True)
 class CodeTests:
-    """The reference of a code task: assert statements and the set-up code they need (MBPP)."""
+    """The reference of a code task: assert statements and the set-up code they need (MBPP).
+
+    A function-completion task (HumanEval) also carries the ``prompt`` a response may continue and the
+    ``entry_point`` it must define (`verifiers.humaneval.program`); both empty for MBPP.
+    """
 
     tests: tuple[str, ...]
     setup_code: str = ""
+    prompt: str = ""
+    entry_point: str = ""
 
 
 def gsm8k_final_answer(solution: str) -> str:

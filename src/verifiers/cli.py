@@ -42,7 +42,7 @@ from verifiers.cli_common import (
 )
 from verifiers.errors import ConfigError, DataError
 from verifiers.rewards._score import STATUSES, Score
-from verifiers.tasks import Reference, Scorer, TestsReference
+from verifiers.tasks import FunctionTests, Reference, Scorer, TestsReference
 
 _CHUNK = 512
 
@@ -112,6 +112,24 @@ def _summary(title: str, counts: Counter[str], total: int, seconds: float, file:
     console.print(table)
 
 
+def _function_tests_of(row: dict[str, Any], field: str) -> Any:
+    """A function task's reference in a row: ``field`` (a tests object or its JSON), else the row's own
+    HumanEval fields ``test``, ``prompt`` and ``entry_point``."""
+    if field in row:
+        value = row[field]
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError:
+                raise DataError(f"{field!r} is a string but not JSON") from None
+        if not isinstance(value, dict):
+            raise DataError(f"{field!r} must be an object {{'tests', 'prompt', 'entry_point'}}")
+        return value
+    if all(isinstance(row.get(k), str) for k in ("test", "prompt", "entry_point")):
+        return {k: row[k] for k in ("test", "prompt", "entry_point")}
+    raise DataError(f"row has no {field!r} field, nor HumanEval's 'test', 'prompt' and 'entry_point'")
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """Rescore ``{response, gold}`` rows (``{response, tests}`` for mbpp) and write one result per row."""
     from verifiers.rows import STDIN, BadRow, gold_of, read_rows, response_of, tests_of
@@ -128,13 +146,17 @@ def cmd_score(args: argparse.Namespace) -> int:
     for n, row in rows:
         try:
             response = response_of(row, args.response_field)
-            value: Any = tests_of(row, gold_field) if code else gold_of(row, gold_field)
+            if isinstance(codec, FunctionTests):  # HumanEval: a tests object, or the row's own check code
+                value: Any = _function_tests_of(row, gold_field)
+            else:
+                value = tests_of(row, gold_field) if code else gold_of(row, gold_field)
+            ref = codec.decode(value, str(row.get("setup_code") or ""))
         except DataError as e:
             bad.append(BadRow(n, str(e)))
             continue
         kept.append(row)
         responses.append(response)
-        refs.append(codec.decode(value, str(row.get("setup_code") or "")))
+        refs.append(ref)
     bad.sort(key=lambda b: b.row)
     if bad and not args.skip_bad_rows:
         more = f" (and {len(bad) - 1} more bad rows)" if len(bad) > 1 else ""

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from verifiers._problem import CodeTests
 from verifiers.answers._tags import block, has_block
 from verifiers.errors import ConfigError, SandboxError
+from verifiers.humaneval import program
 from verifiers.rewards._config import BaseConfig, combine
 from verifiers.rewards._inputs import batch_items, response_text, scorer_config
 from verifiers.rewards._score import Score, Status
@@ -65,14 +66,16 @@ class Config(BaseConfig):
         sources: extraction strategies in priority order, a subset of ``("tags", "fenced", "plain")``.
         fence: ``"last"`` python block (default) or ``"all"`` blocks joined.
         tags: thinking/solution tags (default ``<start_working_out>``/``<SOLUTION>``).
-        timeout: seconds for the program and all its tests.
+        timeout: CPU seconds for the program and all its tests (all its processes); wall time is only a
+            backstop, several times longer (`verifiers.sandbox`), so a busy host does not fail a correct
+            program. 10 s: MBPP's slowest reference (task 123) took 3-5.7 s of CPU on a loaded 2-core VM.
         max_chars: responses longer than this are cut to their last ``max_chars`` characters.
     """
 
     presets: ClassVar[Mapping[str, Mapping[str, float]]] = PRESETS
     parts: ClassVar[tuple[str, ...]] = PARTS
 
-    timeout: float = 5.0
+    timeout: float = 10.0
     sources: tuple[str, ...] = SOURCES
     fence: Literal["last", "all"] = "last"
 
@@ -166,6 +169,19 @@ def extract_code(response: str, config: Config | None = None) -> tuple[str | Non
     return None, ""
 
 
+def _function_code(response: str, tests: CodeTests, cfg: Config) -> tuple[str | None, str]:
+    """`extract_code`, or for a function-completion task (HumanEval) a bare continuation of its prompt:
+    a response (after the thinking block) whose first line is indented, as completion models emit."""
+    code, source = extract_code(response, cfg)
+    if code is not None:
+        return code, source
+    text = response[-cfg.max_chars:]
+    think = block(text, cfg.tags.thinking_start, cfg.tags.thinking_end)
+    visible = text[think[1] + len(cfg.tags.thinking_end):] if think else text
+    first = next((ln for ln in visible.splitlines() if ln.strip()), "")
+    return (visible.strip("\n"), "completion") if first[:1].isspace() else (None, "")
+
+
 def _parts(response: str, code: str | None, result: ExecutionResult | None, cfg: Config) -> dict[str, float]:
     t = cfg.tags
     thinking = has_block(response, t.thinking_start, t.thinking_end) or has_block(response, "<think>", "</think>")
@@ -245,10 +261,13 @@ def score_batch(responses: Sequence[str], tests: Sequence[Sequence[str] | CodeTe
         raise TypeError("tests must hold one list of assert strings per response")
     if any(not isinstance(s, str) for s in setups):
         raise TypeError("setup_codes must be strings (or None)")
-    found = [extract_code(r, cfg) for r in responses]
+    found = [_function_code(r, t, cfg) if isinstance(t, CodeTests) and t.entry_point else extract_code(r, cfg)
+             for r, t in zip(responses, tests)]
+    programs = [code if code is None or not (isinstance(t, CodeTests) and t.entry_point)
+                else program(code, t.prompt, t.entry_point) for (code, _), t in zip(found, tests)]
     runner = None
     futures: list[Future[ExecutionResult] | SandboxError | None] = []
-    for (code, _), t, s in zip(found, test_lists, setups, strict=True):
+    for code, t, s in zip(programs, test_lists, setups, strict=True):
         if code is None:
             futures.append(None)
             continue

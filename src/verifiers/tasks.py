@@ -35,8 +35,8 @@ from verifiers.errors import ConfigError, DataError, VerifiersError, one_of
 from verifiers.rewards._config import BaseConfig
 from verifiers.rewards._score import Score
 
-__all__ = ["ANSWER", "PLUGIN_ENV", "PLUGIN_GROUP", "TESTS", "CodeTests", "Reference", "ReferenceCodec", "Scorer",
-           "TaskSpec", "TestsReference", "answer_row", "for_data_source", "get", "math_row", "mbpp_row", "names",
+__all__ = ["ANSWER", "FUNCTION_TESTS", "PLUGIN_ENV", "PLUGIN_GROUP", "TESTS", "CodeTests", "FunctionTests", "Reference", "ReferenceCodec", "Scorer",
+           "TaskSpec", "TestsReference", "answer_row", "for_data_source", "function_tests", "get", "math_row", "mbpp_row", "names",
            "register", "sandbox_problem"]
 
 
@@ -106,12 +106,61 @@ class TestsReference(ReferenceCodec):
             return value
         if isinstance(value, str):
             decoded = json.loads(value)
-            value = decoded if isinstance(decoded, list) else [decoded]
+            value = decoded if isinstance(decoded, list | dict) else [decoded]
+        if isinstance(value, dict):
+            return function_tests(value, setup_code)
         return CodeTests(tuple(str(t) for t in value), str(setup_code or ""))
+
+
+@dataclass(frozen=True)
+class FunctionTests(TestsReference):
+    """Tests of a function-completion task (HumanEval): the asserts, set-up code, prompt and entry point.
+
+    verl carries them as one JSON object (``{"tests", "setup_code", "prompt", "entry_point"}``); a row of the
+    dataset's own shape (``{"test", "prompt", "entry_point"}``, ``check(candidate)`` code) is compiled.
+    """
+
+    columns: tuple[str, ...] = ("tests", "ground_truth", "test")
+
+    def of(self, problem: Problem) -> CodeTests:
+        return CodeTests(tuple(problem.tests), problem.setup_code, str(problem.meta.get("prompt", "")),
+                         str(problem.meta.get("entry_point", "")))
+
+    def encode(self, problem: Problem) -> str:
+        t = self.of(problem)
+        return json.dumps({"tests": list(t.tests), "setup_code": t.setup_code, "prompt": t.prompt,
+                           "entry_point": t.entry_point})
+
+
+def function_tests(value: Mapping[str, Any], setup_code: str = "") -> CodeTests:
+    """`CodeTests` from ``{"tests", "setup_code"?, "prompt", "entry_point"}`` or a HumanEval row's
+    ``{"test", "prompt", "entry_point"}`` (its ``check(candidate)`` compiled, `verifiers.humaneval`).
+
+    Raises:
+        DataError: neither shape, or a ``check`` that cannot be compiled.
+    """
+    from verifiers.humaneval import CheckShapeError, compile_check
+
+    prompt, entry = value.get("prompt", ""), value.get("entry_point", "")
+    if not isinstance(prompt, str) or not isinstance(entry, str):
+        raise DataError("function tests: 'prompt' and 'entry_point' must be strings")
+    if isinstance(value.get("test"), str) and "tests" not in value:
+        if not entry:
+            raise DataError("function tests: a 'test' (check code) needs its 'entry_point'")
+        try:
+            return compile_check(value["test"], prompt, entry)
+        except CheckShapeError as e:
+            raise DataError(f"function tests: {e}") from None
+    tests = value.get("tests")
+    if not isinstance(tests, list) or not all(isinstance(t, str) for t in tests):
+        raise DataError("function tests: expected {'tests': [assert strings], 'prompt', 'entry_point'} "
+                        "or a HumanEval row's {'test', 'prompt', 'entry_point'}")
+    return CodeTests(tuple(tests), str(value.get("setup_code") or setup_code or ""), prompt, entry)
 
 
 ANSWER = ReferenceCodec()
 TESTS = TestsReference()
+FUNCTION_TESTS = FunctionTests()
 RowReader = Callable[[str, str, int, Mapping[str, Any]], Problem]  # (task, split, index, row) -> Problem
 
 
@@ -245,7 +294,7 @@ def sandbox_problem(task: str) -> str | None:
     one program run (`verifiers.sandbox.check`), so a missing bubblewrap is found before any generation.
     """
     spec = for_data_source(task)
-    if spec is None or spec.reference is not TESTS:
+    if spec is None or not isinstance(spec.reference, TestsReference):
         return None
     from verifiers.sandbox import check
 
@@ -329,6 +378,12 @@ def _mbpp() -> Scorer:
     return mbpp
 
 
+def _humaneval_row(task: str, split: str, i: int, row: Mapping[str, Any]) -> Problem:
+    from verifiers.humaneval import humaneval_row
+
+    return humaneval_row(task, split, i, row)
+
+
 def _arith_rows(split: str, limit: int | None) -> list[dict[str, Any]]:
     from verifiers import arith
 
@@ -349,5 +404,9 @@ register(TaskSpec("mbpp", _mbpp, ("mbpp", "google-research-datasets/mbpp", "Muen
                   reference=TESTS, template="mbpp", ability="code", select=mbpp_split,
                   local_files=dict.fromkeys(("train", "test", "validation", "prompt", "all"), "mbpp/mbpp.jsonl"),
                   hub=("google-research-datasets/mbpp", "full")))
+register(TaskSpec("humaneval", _mbpp, ("openai/openai_humaneval", "humaneval", "openai_humaneval"), _humaneval_row,
+                  scorer_name="mbpp", reference=FUNCTION_TESTS, template="humaneval", ability="code",
+                  local_files=dict.fromkeys(("test", "all"), "humaneval/HumanEval.jsonl"),
+                  hub=("openai/openai_humaneval", None), splits={"test": "test"}))
 register(TaskSpec("arith", _gsm8k, ("arith",), answer_row, scorer_name="gsm8k", template="verl",
                   generate=_arith_rows))

@@ -102,6 +102,10 @@ TEMPLATES: dict[str, PromptTemplate] = {
                        "You are an expert Python programmer, and here is your task: {question} "
                        "Your code should pass these tests:\n\n{tests}\n\nWrite the solution in a ```python code block.",
                        description="MBPP's prompt with its tests; solution in a ```python block"),
+        PromptTemplate("humaneval",
+                       "Complete the following Python function:\n\n```python\n{question}\n```\n\n"
+                       "Write the whole function in a ```python code block.",
+                       description="HumanEval: the prompt's signature and docstring; the function in a ```python block"),
         PromptTemplate("mbpp-grail",
                        "{question} Your code should pass these tests:\n\n{tests}", system=_GRAIL_SYSTEM,
                        description="MBPP with working-out tags and the code between <SOLUTION> tags"),

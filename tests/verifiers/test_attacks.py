@@ -43,13 +43,19 @@ from typing import NoReturn
 import pytest
 
 from verifiers.errors import SandboxError
-from verifiers.sandbox import CodePool
+from verifiers.sandbox import CodePool, _local
 
 Unavailable = Callable[[str, str], NoReturn]  # tests/conftest.py's `unavailable` fixture
 
 CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 CASES = sorted(CASE_DIR.glob("*.case"))
-TIME_BOUND_S = 20.0  # generous: the per-program limit is 2 s, the parent's hard kill 2 s later
+POOL_TIMEOUT_S = 2.0  # the per-program CPU limit of the attack pools
+
+
+def time_bound(timeout: float | None) -> float:
+    """Wall seconds a case may take: its program's wall backstop at this host's load (`_local.wall_backstop`),
+    the parent's hard kill after it, and 10 s of slack for the judging and a busy machine."""
+    return _local.wall_backstop(timeout or POOL_TIMEOUT_S, _local.load_scale()) + _local.KILL_GRACE_S + 10.0
 ISSUE_CLASSES = ("1", "2", "3", "4", "5", "6")
 # The red team's classes after issue #14: reward hacks in the judge (A), parent cost (B), isolation (C).
 RED_TEAM_CLASSES = ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3", "C4")
@@ -146,7 +152,7 @@ def host(tmp_path_factory: pytest.TempPathFactory):
 
 def _start(unavailable: Unavailable, **kw: object) -> CodePool:
     try:
-        return CodePool(timeout_s=2.0, memory_mb=256, **kw).start()  # type: ignore[arg-type]
+        return CodePool(timeout_s=POOL_TIMEOUT_S, memory_mb=256, **kw).start()  # type: ignore[arg-type]
     except SandboxError as exc:  # a dev box without it skips loudly; CI (VERIFIERS_REQUIRE=bwrap) fails
         unavailable("bwrap", f"bubblewrap sandbox unavailable: {exc}")
 
@@ -224,7 +230,7 @@ def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host,
     for f in futs:
         assert f.result().passed, f"{path.stem}: an honest sibling failed: {_brief(f.result())}"
     elapsed = time.monotonic() - t0
-    assert elapsed < TIME_BOUND_S, f"{path.stem} took {elapsed:.1f}s"
+    assert elapsed < time_bound(case.timeout), f"{path.stem} took {elapsed:.1f}s"
     assert r.status == case.expect, f"{path.stem} ({case.covers}): expected {case.expect}, got {_brief(r)}"
     if case.parent_cpu:
         assert cpu < case.parent_cpu, f"{path.stem}: the parent spent {cpu:.2f} s of CPU"

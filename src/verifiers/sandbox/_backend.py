@@ -24,7 +24,7 @@ class Job:
     code: str
     setup: str
     plans: list[TestPlan]
-    timeout: float
+    timeout: float  # CPU seconds
     future: Future[ExecutionResult]
     id: int = 0
     frame: bytes = b""
@@ -33,6 +33,7 @@ class Job:
     reading: bool = False  # its channel is watched for frames (it ran longer than DRAIN_AFTER_S)
     paused_until: float = 0.0  # reading, but not watched until then (see DRAIN_PAUSE_S)
     pause: float = 0.0  # the last pause
+    wall: float = 0.0  # its wall-time backstop (s), set when it is sent to a sandbox (`_local.wall_backstop`)
 
     def close_io(self) -> None:
         self.reading = False

@@ -201,10 +201,13 @@ def bwrap_argv(ctl_fd: int, seccomp_fd: int | None, *, userns_fds: tuple[int, in
     for m in lay.masked:
         argv += ["--tmpfs", m, "--remount-ro", m]
     # A minimal /dev: four device nodes bound from the host, no devpts (a program could drain the host's
-    # pseudo-terminal pool through /dev/ptmx), no shm, no tty.
+    # pseudo-terminal pool through /dev/ptmx), no tty. /dev/shm (POSIX semaphores and shared memory:
+    # `multiprocessing`) is a link to /tmp, the program's own fresh tmpfs: inside its size and memory limits,
+    # and gone with the program, so nothing in it reaches a later program.
     argv += ["--perms", "0755", "--dir", "/dev"]
     for dev in DEVICES:
         argv += ["--dev-bind", dev, dev]
+    argv += ["--symlink", "/tmp", "/dev/shm"]
     argv += ["--perms", "0755", "--dir", "/tmp", "--remount-ro", "/"]
     argv += ["--", lay.executable, "-I", "-S", "-B", "-c", BOOTSTRAP, str(ctl_fd)]
     return argv

@@ -51,6 +51,29 @@ from verifiers.sandbox._setup import child_setup
 # Budgets and timings (seconds / bytes).
 STARTUP_TIMEOUT_S = 30.0
 KILL_GRACE_S = 2.0  # the parent's own kill, after the zygote's deadline should have fired
+# A program's time limit is CPU time (all its processes): other processes on a busy host slow it, never
+# fail it. Wall time is only a backstop, for programs that sleep or block: this many times the limit plus a
+# second, stretched by the host's load per CPU (a program gets about 1/load of a core), up to MAX_LOAD_SCALE.
+WALL_FACTOR = 3.0
+MAX_LOAD_SCALE = 10.0
+_LOAD = [float("-inf"), 1.0]  # (monotonic time read, scale): read at most once a second
+
+
+def load_scale() -> float:
+    """The 1-minute load average per CPU, at least 1 and at most `MAX_LOAD_SCALE`."""
+    now = time.monotonic()
+    if now - _LOAD[0] >= 1.0:
+        try:
+            per_cpu = os.getloadavg()[0] / (os.cpu_count() or 1)
+        except OSError:
+            per_cpu = 1.0
+        _LOAD[:] = [now, min(MAX_LOAD_SCALE, max(1.0, per_cpu))]
+    return _LOAD[1]
+
+
+def wall_backstop(timeout: float, scale: float = 1.0) -> float:
+    """The wall-clock seconds a program with a CPU-time limit of ``timeout`` may run before it is killed."""
+    return timeout * WALL_FACTOR * scale + 1.0
 MAX_CODE_CHARS = 1_000_000
 MAX_START_FAILURES = 3
 MAX_ATTEMPTS = 3  # a program whose child keeps failing before it runs is reported `crashed`
@@ -523,7 +546,7 @@ class LocalPool:
         if not sb.ready:
             return sb.started + STARTUP_TIMEOUT_S
         if sb.inflight:
-            return sb.head_since + sb.inflight[0].timeout + KILL_GRACE_S
+            return sb.head_since + sb.inflight[0].wall + KILL_GRACE_S
         return float("inf")
 
     def _assign(self) -> None:
@@ -558,7 +581,8 @@ class LocalPool:
             if job.io.pending:
                 self._watch(job.io.chan, selectors.EVENT_WRITE, job)
             try:
-                sb.send_job(job.id, job.timeout, int(job.timeout) + 1, job.io.child_fds)
+                job.wall = wall_backstop(job.timeout, load_scale())
+                sb.send_job(job.id, job.wall, int(job.timeout) + 1, job.io.child_fds)
             except SandboxError as exc:
                 self._retire(sb, None, str(exc))
                 continue
@@ -627,8 +651,10 @@ class LocalPool:
             self._charge(job, f"the sandbox failed before the program ran: {str(msg.get('error', 'set-up'))[:200]}")
             return
         duration: Any = msg.get("duration")
+        cpu: Any = msg.get("cpu")
         report = ChildReport(code=code, timed_out=msg["timed_out"],
                              duration=float(duration) if type(duration) in (int, float) else 0.0,
+                             cpu=float(cpu) if type(cpu) in (int, float) else 0.0,
                              setup=True, frames=bytes(io.rx), overflow=io.overflow, stdout=stdout, stderr=stderr,
                              oom=code == -9 and not msg["timed_out"] and sb.record_oom())
         job.close_io()

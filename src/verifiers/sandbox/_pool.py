@@ -22,7 +22,9 @@ class CodePool(LocalPool):
     Args:
         workers: number of sandboxes, i.e. programs running at once (default: CPU count).
         memory_mb: address-space limit of each program process; with cgroups also the sandbox's total.
-        timeout_s: default wall-clock limit per program (all its tests together).
+        timeout_s: default CPU-time limit per program (all its tests and processes together); a program is
+            also killed after a wall-time backstop of ``3 x timeout_s + 1`` s, stretched by the host's load
+            per CPU (at most 10x), which only a program that sleeps or blocks reaches.
         isolation: ``"bwrap"`` (default; refuses to start without bubblewrap and user namespaces) or
             ``"process"`` (UNSAFE: programs run as plain child processes of this user, trusted code only).
         backend: ``"local"`` or a name in `BACKENDS` (``"ray"``: sandboxes hosted by Ray actors).

@@ -47,6 +47,7 @@ class ExecutionResult:
         stdout: the program's standard output, truncated.
         stderr: its standard error, truncated.
         duration_s: wall time of the program's child process.
+        cpu_s: its CPU time (all its processes): what the time limit counts.
         detail: one line saying why (error message, signal, limit hit).
     """
 
@@ -59,6 +60,7 @@ class ExecutionResult:
     stderr: str = ""
     duration_s: float = 0.0
     detail: str = ""
+    cpu_s: float = 0.0
 
     @property
     def pass_rate(self) -> float:
@@ -72,6 +74,7 @@ class ExecutionResult:
             "tests_total": self.tests_total,
             "per_test": [{"test": t.test, "status": t.status, "detail": t.detail} for t in self.per_test],
             "stdout": self.stdout, "stderr": self.stderr, "duration_s": self.duration_s, "detail": self.detail,
+            "cpu_s": self.cpu_s,
         }
 
 
@@ -94,6 +97,7 @@ class ChildReport:
         code: exit status (negative: killed by that signal).
         timed_out: the zygote killed it at its deadline (or the parent did, later).
         duration: wall time from fork to reap, in the zygote.
+        cpu: CPU seconds (user + system) of the child and the processes of its program that ended.
         setup: the child completed its isolation set-up (False: it failed before the program ran).
         frames: the bytes the child wrote on its channel (at most the result budget).
         overflow: the child tried to write more than that budget.
@@ -106,6 +110,7 @@ class ChildReport:
     duration: float
     setup: bool
     frames: bytes
+    cpu: float = 0.0
     overflow: bool = False
     stdout: str = ""
     stderr: str = ""
@@ -206,8 +211,11 @@ def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> 
         status, detail = "runtime_error", "the program's results exceeded the size limit"
     elif syntax:
         status, detail = "syntax_error", failure or ""
-    elif report.timed_out or report.duration > timeout or sig == 24:
-        status, detail = "timeout", "time limit exceeded" + (" (CPU)" if sig == 24 else "")
+    elif sig == 24 or report.cpu > timeout:
+        status, detail = "timeout", f"time limit exceeded ({report.cpu:.1f} s of CPU, limit {timeout:g} s)"
+    elif report.timed_out:
+        status, detail = "timeout", (f"wall-time backstop exceeded after {report.duration:.1f} s with "
+                                     f"{report.cpu:.1f} s of CPU (the program slept or waited)")
     elif report.oom and not done:
         status, detail = "memory", "out of memory (the sandbox's memory limit killed the program)"
     elif failure is not None:
@@ -233,5 +241,6 @@ def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> 
         stderr=report.stderr,
         duration_s=report.duration,
         detail=detail,
+        cpu_s=report.cpu,
     )
     return result, violation

@@ -36,7 +36,7 @@ from verifiers.sandbox._uids import UidLease, lease_uid
 INFO_TIMEOUT_S = 10.0
 # Per-job control messages; `_zygote` defines the same two layouts (it cannot import this module).
 JOB = struct.Struct("<Qdi")  # job id, timeout (s), CPU limit (s); sent with the child's three fds
-END = struct.Struct("<QiBBid")  # job id, exit status (-signal), timed out, set-up done, error, duration (s)
+END = struct.Struct("<QiBBidd")  # job id, exit status (-signal), timed out, set-up done, error, duration, CPU (s)
 MAX_RESULT_BYTES = 4 * 1024 * 1024  # frames one program may send back
 READ_BYTES = 1 << 16  # per read: a 1 MiB buffer is mmap-ed and unmapped on every read
 MAX_CTL_MESSAGE = 4096
@@ -287,7 +287,7 @@ class Sandbox:
         """Every report the zygote has sent; raises EOFError when it is gone, ProtocolError on garbage.
 
         Until it is ready the zygote speaks JSON (``ready`` or ``fatal``); then only `END` structs, returned
-        as ``{"end": id, "code", "timed_out", "setup", "error", "duration"}``.
+        as ``{"end": id, "code", "timed_out", "setup", "error", "duration", "cpu"}``.
         """
         out: list[dict[str, Any]] = []
         while True:
@@ -304,9 +304,9 @@ class Sandbox:
             if self.greeted:
                 if len(data) != END.size:
                     raise ProtocolError(f"a report of {len(data)} bytes")
-                job, code, timed_out, setup, error, duration = END.unpack(data)
+                job, code, timed_out, setup, error, duration, cpu = END.unpack(data)
                 out.append({"end": job, "code": code, "timed_out": bool(timed_out), "setup": bool(setup),
-                            "error": error, "duration": duration})
+                            "error": error, "duration": duration, "cpu": cpu})
                 continue
             msg = loads_untrusted(data)
             if not isinstance(msg, dict):

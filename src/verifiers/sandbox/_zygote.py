@@ -54,7 +54,8 @@ _dumps = json.dumps
 _H = struct.Struct(">I")
 # Per-job control messages (the parent's `_sandbox` uses the same two layouts):
 JOB = struct.Struct("<Qdi")  # parent -> zygote: job id, timeout (s), CPU limit (s); plus 3 fds
-END = struct.Struct("<QiBBid")  # zygote -> parent: job id, exit status (-signal), timed out, set-up done, error, duration
+END = struct.Struct("<QiBBidd")  # zygote -> parent: job id, exit status (-signal), timed out, set-up done, error,
+# wall duration, CPU seconds (the child and every process of its program, from the zygote's children times)
 # The C socket type, not `socket.py`: that module (and the array, enum and selectors work it brings)
 # would be one more set of pages and mappings that every fork copies and every child exit tears down.
 CTL: int  # the control socket's fd, set by the bootstrap
@@ -380,7 +381,13 @@ def _leaf(g, truth, name, src, vals):
 
 def _program(source, setup, leaves):
     """Run the program, the set-up code and every leaf; emit one frame per leaf, then ``done``."""
-    g = {"__name__": "__main__", "__builtins__": builtins}
+    # The program's globals are a module named ``solution``, not ``__main__``: a function task's program is
+    # imported, as exec-based harnesses do, so its ``if __name__ == "__main__":`` block (often ``input()``)
+    # is skipped; and it is in ``sys.modules``, so its functions pickle by reference (``multiprocessing``).
+    mod = type(sys)("solution")
+    g = mod.__dict__
+    g["__builtins__"] = builtins
+    sys.modules["solution"] = mod
     try:
         code = compile(source, "<solution>", "exec")
     except (SyntaxError, ValueError) as e:
@@ -663,7 +670,7 @@ def _serve():
         job_id, timeout, cpu = JOB.unpack(msg)
         if len(fds) != 3 or truncated:
             _close_all(fds)
-            _SOCK.send(END.pack(job_id, -1, 0, 0, -1, 0.0))
+            _SOCK.send(END.pack(job_id, -1, 0, 0, -1, 0.0, 0.0))
             continue
         seq += 1  # the mark a child writes: never reset, a stale one is an older number
         if cpu != _CPU_LIMIT.cur:  # usually the same for every job: no write (and no copied page) then
@@ -671,12 +678,13 @@ def _serve():
         if SANDBOXED:
             if _mount(*_MOUNT_TMP) != 0:
                 _close_all(fds)
-                _SOCK.send(END.pack(job_id, -1, 0, 0, ctypes.get_errno() or -1, 0.0))
+                _SOCK.send(END.pack(job_id, -1, 0, 0, ctypes.get_errno() or -1, 0.0, 0.0))
                 continue
             if _TMP["fresh"] is None:
                 vfs = os.statvfs("/tmp")
                 _TMP["fresh"] = (vfs.f_bfree, vfs.f_ffree)
         t0 = time.monotonic()
+        cpu0 = os.times()
         deadline = t0 + timeout
         try:
             pid = _fork_in_new_pid_namespace() if SANDBOXED else os.fork()
@@ -684,7 +692,7 @@ def _serve():
             _close_all(fds)
             if SANDBOXED:
                 _retire_tmp()
-            _SOCK.send(END.pack(job_id, -1, 0, 0, e.errno or -1, 0.0))
+            _SOCK.send(END.pack(job_id, -1, 0, 0, e.errno or -1, 0.0, 0.0))
             continue
         if pid == 0:
             _child(job_id, seq, fds)
@@ -692,6 +700,8 @@ def _serve():
         # still shares it); once it is gone the same write only takes the page back.
         st, timed_out = _wait(pid, deadline)
         dur = time.monotonic() - t0
+        cpu1 = os.times()  # one child at a time: the change is this child's (and its reaped processes')
+        used = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)
         _close_all(fds)
         error = 0
         if SANDBOXED:
@@ -704,7 +714,7 @@ def _serve():
                 pass
             _rmtree(os.path.join(TMP, f"run-{job_id}"))
         code = -os.WTERMSIG(st) if os.WIFSIGNALED(st) else os.WEXITSTATUS(st)
-        _SOCK.send(END.pack(job_id, code, timed_out, _SETUP_MARK.value == seq, error, dur))
+        _SOCK.send(END.pack(job_id, code, timed_out, _SETUP_MARK.value == seq, error, dur, used))
 
 
 # Default dispositions, inherited by every child (Python's own handlers would make a program's SIGINT

@@ -116,7 +116,7 @@ class BackgroundScorer:
         self.dataset, self.preset, self.template = dataset, preset, template
         self.workers = workers
         self._pool: Any = None
-        if sandbox != "local" and tasks.get(dataset).reference is tasks.TESTS:
+        if sandbox != "local" and isinstance(tasks.get(dataset).reference, tasks.TestsReference):
             from verifiers.sandbox import CodePool
 
             self._pool = CodePool(backend=sandbox).start()
