@@ -172,16 +172,39 @@ def run_own(only: list[str] | None, run_id: str) -> dict[str, Any]:
 
 # Labelled sets of whole responses beside the own cases: each row {"id", "task", "response", "gold", "label"
 # (or "expected"), "class", "ambiguous"}; ambiguous rows are not scored. Sets missing here are skipped.
-LABELLED = {"hostile": HERE / "hostile" / "cases.jsonl", "realout": HERE / "realout" / "data" / "cases.jsonl"}
+LABELLED = {"hostile": HERE / "hostile" / "cases.jsonl", "realout": HERE / "realout" / "data" / "corpus.jsonl"}
+REALOUT_LABELS = HERE / "realout" / "labels" / "labels.jsonl"
+
+
+def _labelled_rows(name: str, path: Path) -> list[dict[str, Any]]:
+    """The scored rows of a labelled set: the hostile set carries its labels; the real-output corpus (rebuilt by
+    ``realout/build.py``, git-ignored) takes them from ``realout/labels/`` (unlabelled rows are left out)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if name == "realout":
+        labels = {r["id"]: r.get("label") for r in map(json.loads, REALOUT_LABELS.read_text("utf-8").splitlines())}
+        rows = [dict(r, label=labels[r["id"]], **{"class": r["source"]}) for r in rows
+                if labels.get(r["id"]) is not None]
+    return [r for r in rows if not r.get("ambiguous")]
+
+
+def _ours_with(task: str, row: dict[str, Any]) -> Callable[[str, str], bool]:
+    """This project's scorer for ``row``: what the caller knows of its prompt goes in the config (a chat template
+    that opened ``<think>``; the contract's rule 8)."""
+    if not row.get("prompt_opens_think"):
+        return SCORERS[task]["verifiers (this project)"]
+    from verifiers import Tags, gsm8k, math
+
+    module = gsm8k if task == "gsm8k" else math
+    config = module.Config(tags=Tags(prompt_opens_thinking=True))
+    return lambda r, g: module.score(r, g, config=config).correct
 
 
 def run_labelled(name: str, path: Path, only: list[str] | None, run_id: str) -> dict[str, Any] | None:
     """Score one labelled set with the selected verifiers and Math-Verify scorers, per task and per class."""
     if not path.exists():
-        print(f"{name}: {path.relative_to(ROOT)} not found; skipped", file=sys.stderr)
+        print(f"{name}: {path.relative_to(ROOT)} not found (realout: run realout/build.py); skipped", file=sys.stderr)
         return None
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = [r for r in rows if not r.get("ambiguous")]
+    rows = _labelled_rows(name, path)
     out: dict[str, Any] = {"results": defaultdict(dict), "classes": defaultdict(dict), "false_accepts": {}}
     for task, scorers in SCORERS.items():
         mine = [r for r in rows if r["task"] == task]
@@ -194,7 +217,8 @@ def run_labelled(name: str, path: Path, only: list[str] | None, run_id: str) -> 
             start = time.perf_counter()
             for r in mine:
                 label = r.get("label", r.get("expected"))
-                got, err = _run_one(fn, r["response"], str(r["gold"]))
+                use = _ours_with(task, r) if scorer.startswith("verifiers") else fn
+                got, err = _run_one(use, r["response"], str(r["gold"]))
                 errors += bool(err)
                 ok = got == label
                 agree += ok

@@ -31,7 +31,7 @@ from verifiers.answers._extract import (
     statement_refusal,
 )
 from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number, unicode_numbers
-from verifiers.answers._qualifiers import SCALE_WORDS
+from verifiers.answers._qualifiers import SCALE_WORDS, multiplier_before, qualifier, trailing_qualifier
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
 from verifiers.rewards._format_parts import format_parts
 from verifiers.rewards._inputs import Gold, gold_text, response_text, scorer_config
@@ -225,10 +225,15 @@ def _number_in_words(text: str) -> tuple[str | None, str]:
         words = re.findall(r"[a-zA-Z]+", rest)
         glued = _GLUED_LETTER.search(text[:400]) is not None  # 18k, 18M, 18i
         first = _NUMBERS.search(text[:400])
-        leading = re.findall(r"[a-zA-Z]+", text[:first.start()]) if first else []
+        before, after = (text[:first.start()], text[first.end():400]) if first else ("", "")
+        leading = re.findall(r"[a-zA-Z]+", before)
+        # what qualifies the number: a word before it ("twice 18", "at least 18", "not 18") or right after it
+        # ("18 or more", "18 thousand", "18 is wrong"); the rest of a sentence is context ("Henry baked 50
+        # cookies last year", "21 melons were not ready")
         if (_MATH_SIGNS.search(rest) or _PRODUCT.search(text[:400]) or glued
-                or any(w.lower() in SCALE_WORDS or len(w) == 1 and w not in UNIT_LETTERS for w in words)
-                or any(w.lower() not in _LEADING_OK for w in leading)):  # "twice 18", "upwards of 18"
+                or any(len(w) == 1 and w not in UNIT_LETTERS for w in words)
+                or any(w.lower() in SCALE_WORDS and w.lower() not in _LEADING_OK for w in leading)
+                or qualifier(before) or multiplier_before(before) or trailing_qualifier(after)):
             return None, f"the number in {text[:60]!r} is transformed or qualified (squared, thousand, ...)"
         return nums.pop(), ""
     if len(nums) > 1:

@@ -148,3 +148,16 @@ def test_what_is_not_a_commitment(response: str, gold: str, correct: bool) -> No
 ])
 def test_gsm8k_numbers_as_a_grader_reads_them(response: str, gold: str, correct: bool) -> None:
     assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize(("response", "gold", "correct"), [
+    ("The candle will be 8 centimeters shorter.", "8", True),  # words around a number are its context
+    ("Therefore, Henry baked 50 cookies last year.", "50", True),
+    ("John has 21 more candies than James.", "21", True), ("Sandra needs to babysit 5 times.", "5", True),
+    ("21 baby watermelons were not ready for harvest.", "21", True),
+    ("twice 18", "18", False), ("half of 18", "18", False), ("The answer is twice 18", "18", False),
+    ("at least 18 apples", "18", False), ("18 or more", "18", False), ("18 is not the answer", "18", False),
+    ("The answer is 18 thousand", "18", False), ("The answer is \\$114,\\!200.", "114200", True),
+])
+def test_what_qualifies_a_gsm8k_number(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct

@@ -29,7 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from verifiers.answers._qualifiers import SCALE_WORDS, qualifier, text_qualifier, trailing_qualifier
+from verifiers.answers._qualifiers import (
+    SCALE_WORDS,
+    multiplier_before,
+    qualifier,
+    text_qualifier,
+    trailing_qualifier,
+)
 from verifiers.answers._tags import Tags
 
 MARKERS = ("answer_tag", "boxed", "hash", "final_answer", "last_number", "last_expression")
@@ -689,7 +695,9 @@ def statement_refusal(statement: str) -> str:
         return ""  # only words: a word answer ("neither", "none of them"), not a qualified value
     if plain == rest and _WORD.search(rest) is None:  # bare math: f(2) < f(1) < f(4) is an answer, 5̸ is not
         return _qualified("\u0338" if "\u0338" in rest else text_qualifier(rest))
-    return _qualified(qualifier(plain) or text_qualifier(rest))
+    first = _NUMBER.search(plain)
+    multiplier = multiplier_before(plain[:first.start()]) if first is not None else ""  # "is twice 18"
+    return _qualified(qualifier(plain) or multiplier or text_qualifier(rest))
 
 
 def _qualified(word: str) -> str:
@@ -855,7 +863,8 @@ def _last_number(text: str, pos: int = 0) -> Extraction | None:
                           start=last.start())
     after = text[last.end():last.end() + 40]
     after = after[:_sentence_end(after)]
-    word = qualifier(_mask_math(before)) or trailing_qualifier(_mask_math(after))  # "at least 18", "18 or more"
+    word = (qualifier(_mask_math(before)) or multiplier_before(text[max(0, last.start() - 40):last.start()])
+            or trailing_qualifier(_mask_math(after)))  # "at least 18", "twice 18", "18 or more"
     return Extraction(last.group(), "last_number", last.end(), _qualified(word), start=last.start())
 
 

@@ -68,7 +68,20 @@ _WORDS = re.compile(r"[A-Za-z]+")
 _TRAILING = re.compile(
     r"\s*(?:or\s+(?:more|less|fewer|so|above|below|higher|lower|greater|smaller|over|under|thereabouts)\b"
     r"|at\s+(?:least|most)\b|and\s+(?:up|above|over|more)\b|\+(?!\s*\d)|or\s+\d|max(?:imum)?\b|min(?:imum)?\b"
-    r"|tops\b|(?:times|over|plus|minus)\s+\$?\d)", re.IGNORECASE)
+    r"|tops\b|(?:times|over|plus|minus)\s+\$?\d"
+    r"|(?:\w+\s+){0,2}?(?:is|was|are|were|would\s+be)\s+(?:not\b|wrong|incorrect|too)|(?:\w+\s+){0,2}?(?:isn|wasn|aren|weren)'?t\b)",
+    re.IGNORECASE)
+
+
+_MULTIPLIER_BEFORE = re.compile(
+    r"\b(?:twice|thrice|half|halves|double|triple|quadruple|quarter|third|reciprocal|square|cube|negative|minus)"
+    r"(?:\s+(?:of|the|as|that|times))*\s*\$?\s*\Z", re.IGNORECASE)
+
+
+def multiplier_before(before: str) -> str:
+    """A word right before a number that makes the answer another number ("twice 18", "half of 18"), or ``""``."""
+    m = _MULTIPLIER_BEFORE.search(before[-40:])
+    return m.group().strip() if m else ""
 
 
 def trailing_qualifier(after: str) -> str:
