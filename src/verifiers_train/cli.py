@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.cli_common import (
+    EXIT_BAD_INPUT,
     CliParser,
     DefaultsFormatter,
     add_common,
@@ -152,22 +153,30 @@ def _add_run(sub: Any) -> None:
 
 def _cmd_run(a: argparse.Namespace) -> int:
     from verifiers_train.options import RunOptions
-    from verifiers_train.run import launch, plan, preflight, same_run
+    from verifiers_train.run import PreflightError, launch, plan, preflight, same_run
 
     values = {f.name: getattr(a, f.name) for f in fields(RunOptions)}
     p = plan(values, extra_overrides=a.extra_overrides)
     if a.max_seconds is not None and a.max_seconds <= 0:
         raise ConfigError(f"--max-seconds must be positive, got {a.max_seconds:g}")
-    say = stderr_line if a.json else print
-    _print_plan(p, sys.stderr if a.json else sys.stdout)
-    line = p.env_line()
-    if line and a.dry_run:
-        say(line)
+    # every refusal comes before the plan is printed: the reason is the first thing on screen
     if not same_run(p.run_dir, p):
         # checked before anything is written: a refused run must leave the other run's folder as it was
         fix = "pass another --out to save this dry run" if a.dry_run else (
             "use a new --out (or --experiment) or delete that folder; same settings resume from its checkpoints")
         raise ConfigError(f"{p.run_dir} holds a different run; {fix}")
+    if a.preflight and not a.dry_run:
+        try:
+            preflight(p)
+        except PreflightError as e:  # one reason per line, each with its fix
+            for text in e.lines():
+                print(f"{a.cli_parser.prog}: error: {text}" if not text.startswith(" ") else text, file=sys.stderr)
+            return EXIT_BAD_INPUT
+    say = stderr_line if a.json else print
+    _print_plan(p, sys.stderr if a.json else sys.stdout)
+    line = p.env_line()
+    if line and a.dry_run:
+        say(line)
     check = a.check_verl if a.check_verl is not None else a.dry_run
     if check:
         from omegaconf import OmegaConf
@@ -198,8 +207,6 @@ def _cmd_run(a: argparse.Namespace) -> int:
         if a.json:
             emit_json(p.to_json())
         return 0
-    if a.preflight:
-        preflight(p)
     if not a.json:
         return launch(p, max_seconds=a.max_seconds)
     from verifiers_train.verl_log import run_summary

@@ -57,8 +57,8 @@ from verifiers_train.prepare import prepare, read_meta
 from verifiers_train.verl_log import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
 from verifiers_train.verl_patch import needs_patch
 
-__all__ = ["REWARD_PATH", "RunPlan", "build_overrides", "check_data_sources", "check_options", "check_overrides",
-           "launch", "plan", "preflight", "same_run", "verl_keys"]
+__all__ = ["REWARD_PATH", "PreflightError", "RunPlan", "build_overrides", "check_data_sources", "check_options",
+           "check_overrides", "launch", "launched", "plan", "preflight", "same_run", "verl_keys"]
 
 REWARD_PATH = "pkg://verifiers_train.reward"
 REWARD_NAME = "compute_score"
@@ -510,7 +510,7 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
     (for this node: on a multi-node cluster every node running reward workers needs bubblewrap too).
 
     Raises:
-        ConfigError: one line listing every missing piece and how to get it.
+        PreflightError: every missing piece and how to get it (``problems``, one reason each).
     """
     def _found(name: str) -> bool:
         try:
@@ -542,7 +542,21 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
     if sandbox := tasks.sandbox_problem(_forced_task(p.extra_overrides) or o.dataset):
         problems.append(sandbox)
     if problems:
-        raise ConfigError("cannot start verl here: " + "; ".join(problems) + " (--no-preflight skips this check)")
+        raise PreflightError(problems)
+
+
+class PreflightError(ConfigError):
+    """This machine cannot start the run: ``problems`` holds one reason (with its fix) per missing piece."""
+
+    HEADER = "cannot start verl here (--no-preflight skips this check)"
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__(f"{self.HEADER}: " + "; ".join(self.problems))
+
+    def lines(self) -> list[str]:
+        """The header, then one line per reason."""
+        return [f"{self.HEADER}:", *(f"  - {problem}" for problem in self.problems)]
 
 
 def _cuda_devices() -> int:
@@ -555,10 +569,19 @@ def _cuda_devices() -> int:
         return 0
 
 
+def launched(run_dir: Path) -> bool:
+    """Whether a run was ever launched into ``run_dir`` (it has ``train.log`` or ``checkpoints/``).
+
+    A dry run writes only ``command.sh``, ``run_config.json`` and ``verl_config.yaml``: it claims nothing.
+    """
+    return (run_dir / "train.log").exists() or (run_dir / "checkpoints").exists()
+
+
 def same_run(run_dir: Path, p: RunPlan) -> bool:
-    """Whether ``run_dir`` is empty or holds a run with the same overrides (so launching resumes it)."""
+    """Whether ``p`` may use ``run_dir``: no run was launched there (at most a dry run, which it replaces),
+    or the launched run has the same overrides (so launching resumes it)."""
     cfg = run_dir / "run_config.json"
-    if not cfg.is_file():
+    if not launched(run_dir) or not cfg.is_file():
         return True
     old = json.loads(cfg.read_text(encoding="utf-8"))
     return bool(old.get("overrides") == p.overrides and old.get("extra_overrides") == p.extra_overrides)
@@ -584,6 +607,7 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print, max_seconds: floa
     if not same_run(p.run_dir, p):
         raise ConfigError(f"{p.run_dir} holds a run with different settings; use a new --out (or --experiment) "
                           "or delete that folder. Same settings resume from its checkpoints.")
+    _drop_stale_dry_run(p)
     line = p.env_line()
     if line:
         echo(line)
@@ -657,6 +681,16 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print, max_seconds: floa
     if interrupted:
         raise KeyboardInterrupt
     return 0 if paused.is_set() else code
+
+
+def _drop_stale_dry_run(p: RunPlan) -> None:
+    """Remove a dry run's ``verl_config.yaml`` that another plan wrote (the launch replaces its config)."""
+    cfg = p.run_dir / "run_config.json"
+    if launched(p.run_dir) or not cfg.is_file():
+        return
+    old = json.loads(cfg.read_text(encoding="utf-8"))
+    if old.get("overrides") != p.overrides or old.get("extra_overrides") != p.extra_overrides:
+        (p.run_dir / "verl_config.yaml").unlink(missing_ok=True)
 
 
 def _stop(proc: subprocess.Popen[str]) -> int:

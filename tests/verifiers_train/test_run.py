@@ -120,6 +120,7 @@ def test_a_refused_run_writes_nothing_into_a_folder_holding_another_run(
     out = tmp_path / "r"
     assert main(["run", "--preset", "grpo-baseline", "--task", "arith", "--model", str(tiny_model_dir),
                  "--out", str(out), "--dry-run"]) == 0
+    (out / "train.log").write_text("step:1\n")  # that run was launched: the folder is its
     before = {f.name: f.read_bytes() for f in out.iterdir() if f.is_file()}
     assert "verl_config.yaml" in before
     capsys.readouterr()
