@@ -37,6 +37,7 @@ from verifiers.cli_common import (
     ensure_hub,
     hidden_alias,
     is_hub_name,
+    missing_local,
     run_command,
 )
 from verifiers.errors import ConfigError, DataError
@@ -50,7 +51,7 @@ Registrar = Callable[[Any], None]
 # ---------------------------------------------------------------- prepare
 def _add_prepare(sub: Any) -> None:
     from verifiers import tasks
-    from verifiers_train.prepare import DEFAULT_MAX_PROMPT_LENGTH
+    from verifiers_train.options import DEFAULT_MAX_PROMPT_LENGTH
     from verifiers_train.templates import TEMPLATES
 
     p = sub.add_parser("prepare", help="write a dataset as verl parquet (train.parquet/test.parquet)",
@@ -66,7 +67,7 @@ def _add_prepare(sub: Any) -> None:
     p.add_argument("--template", choices=sorted(TEMPLATES), help="prompt template (default per dataset)")
     p.add_argument("--system-prompt", help="replace the template's system prompt")
     p.add_argument("--max-prompt-length", type=int, default=DEFAULT_MAX_PROMPT_LENGTH,
-                   help="drop prompts longer than this many tokens")
+                   help="drop prompts longer than this many tokens (the same default as `run --max-prompt-length`)")
     p.add_argument("--tokenizer", help="tokenizer (model folder) to measure prompts; default: character estimate")
     p.add_argument("--limit", type=int, help="at most this many problems per split")
     p.add_argument("--data-source", help="override the data_source column")
@@ -84,6 +85,10 @@ def _cmd_prepare(a: argparse.Namespace) -> int:
             splits = dict(pair.split("=", 1) for pair in a.splits.split(","))
         except ValueError:
             raise ConfigError(f"--splits {a.splits!r}: expected OUT=SOURCE pairs separated by commas") from None
+    for value, flag, kind in ((a.data, "--data", "file or folder"), (a.test_data, "--test-data", "file or folder"),
+                              (a.tokenizer, "--tokenizer", "folder")):
+        if value and (missing := missing_local(value, flag, kind)):
+            raise DataError(missing)
     hubs = [dataset_hub_name(a.task, a.data), a.test_data if a.test_data and is_hub_name(a.test_data) else None]
     for hub in hubs:
         ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers import tasks
-from verifiers.cli_common import hub_unreachable, is_hub_name
+from verifiers.cli_common import hub_unreachable, is_hub_name, missing_local
 from verifiers.errors import ConfigError, DataError, one_of
 from verifiers_train.failures import FailureDetector
 from verifiers_train.merge import latest_step
@@ -144,10 +144,12 @@ def hydra_value(value: Any) -> str:
 def _check_model(path: str | None, what: str) -> None:
     if not path:
         raise ConfigError(f"no {what}: pass --model PATH_OR_NAME (or MODEL=..., or a --preset that names one)")
+    if missing := missing_local(path, what):
+        raise DataError(missing)
     if not is_hub_name(path):
         p = Path(path).expanduser()
         if not p.is_dir():
-            raise DataError(f"{what} {path!r} is not a folder and not a hub name (org/name); check the path")
+            raise DataError(f"{what} {path!r} is a file; pass a Hugging Face model folder or a hub name (org/name)")
         if not (p / "config.json").is_file():
             raise DataError(f"{what} {path!r} has no config.json; point at a Hugging Face model folder")
 
@@ -210,9 +212,9 @@ def check_options(o: RunOptions) -> list[str]:
     bad_loggers = [x for x in _loggers(o.logger) if x not in KNOWN_LOGGERS]
     if bad_loggers:
         raise ConfigError(f"unknown logger(s) {bad_loggers}; verl knows {', '.join(KNOWN_LOGGERS)}")
-    _check_model(o.model, "model")
+    _check_model(o.model, "--model")
     if o.algo == "ppo":
-        _check_model(o.algo_default("critic_model"), "critic model (ppo needs a value model)")
+        _check_model(o.algo_default("critic_model"), "--critic-model; ppo needs a value model")
     elif o.critic_model:
         warnings.append("critic_model is ignored for grpo (no critic)")
     if o.nodes > 1 and not (os.environ.get("RAY_ADDRESS") or Path("/tmp/ray/ray_current_cluster").exists()):
@@ -365,6 +367,9 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
     warnings = check_options(o)
     run_dir = Path(o.out or Path("runs") / str(o.experiment)).expanduser().resolve()
     data_dir = Path(o.data).expanduser().resolve() if o.data else run_dir / "data"
+    if o.data and not data_dir.exists():
+        raise DataError(f"no such folder: {o.data} (--data); make it with `verifiers-train prepare --task {o.dataset} "
+                        f"--out {o.data}`, or omit --data to prepare into the run directory")
     missing = [f for f in ("train.parquet", "test.parquet") if not (data_dir / f).is_file()]
     if missing and o.data:
         raise DataError(f"--data {o.data} lacks {', '.join(missing)}; make it with "
@@ -375,9 +380,8 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         if meta and meta.get("dataset") not in (None, o.dataset):
             raise DataError(f"{data_dir} was prepared for task {meta['dataset']!r}, not {o.dataset!r}; "
                             "pass the matching --task or another --data")
-        if meta and int(meta.get("max_prompt_length", 0)) > o.max_prompt_length:
-            warnings.append(f"data was filtered at {meta['max_prompt_length']} prompt tokens but the run allows "
-                            f"{o.max_prompt_length}; verl drops the longer prompts")
+        if meta and (warning := _prompt_length_warning(meta, o.max_prompt_length)):
+            warnings.append(warning)
         check_data_sources(data_dir, extra_overrides)
     for extra in extra_overrides:
         if "=" not in extra.lstrip("+~"):
@@ -390,6 +394,26 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         overrides.append(f"+ray_kwargs.ray_init.runtime_env.env_vars.{tasks.PLUGIN_ENV}={hydra_value(plugins)}")
     return RunPlan(o, origin, run_dir, data_dir, bool(missing), overrides, list(extra_overrides), warnings,
                    env_values)
+
+
+def _prompt_length_warning(meta: Mapping[str, Any], allowed: int) -> str | None:
+    """A warning when prepared prompts may be longer than the run allows (verl would drop them), else None.
+
+    ``prepare`` records the longest kept prompt per split; data from before that records only its filter.
+    """
+    longest = meta.get("longest_prompt")
+    if isinstance(longest, dict) and longest:
+        top = max(int(v) for v in longest.values())
+        if top <= allowed:
+            return None
+        return (f"the prepared prompts reach {top} tokens ({meta.get('length_measure', 'as measured')}) but the run "
+                f"allows {allowed}; verl drops the longer prompts (prepare with --max-prompt-length {allowed}, "
+                "or raise --max-prompt-length)")
+    limit = int(meta.get("max_prompt_length", 0))
+    if limit > allowed:
+        return (f"data was filtered at {limit} prompt tokens but the run allows {allowed}; verl drops the "
+                "longer prompts")
+    return None
 
 
 @lru_cache(maxsize=1)

@@ -400,3 +400,41 @@ def test_preflight_starts_the_sandbox_when_the_reward_runs_programs(tmp_path: Pa
         assert "\n" not in msg and "task mbpp runs programs in the sandbox, which cannot start here" in msg
         assert "apt-get install bubblewrap" in msg and "--no-preflight" in msg
     preflight(arith_run, **everything)  # no programs run: no sandbox needed
+
+
+# ------------------------------------------------------------------ missing local paths are "no such folder"
+@pytest.mark.parametrize(("flags", "expected"), [
+    (["--model", "./no/such/dir"], "no such folder: ./no/such/dir (--model)"),
+    (["--model", "data/nosuch"], "no such folder: data/nosuch (--model)"),  # data/ exists here: a local path
+    (["--data", "data/missing"], "no such folder: data/missing (--data); make it with `verifiers-train prepare"),
+    (["--algo", "ppo", "--critic-model", "../no/critic"], "no such folder: ../no/critic (--critic-model"),
+])
+def test_a_missing_local_path_is_no_such_folder_not_the_hub(
+        tmp_path: Path, tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        flags: list[str], expected: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the hub is never asked about a local path
+    argv = ["run", "--task", "arith", "--model", str(tiny_model_dir), *flags, "--dry-run", "--no-check-verl"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"verifiers-train run: error: {expected}") and err.count("\n") == 1
+    assert "Hugging Face" not in err
+
+
+def test_prepare_says_no_such_folder_for_missing_local_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    for flags, expected in ((["--data", "data/missing"], "no such file or folder: data/missing (--data)"),
+                            (["--test-data", "./t.jsonl"], "no such file or folder: ./t.jsonl (--test-data)"),
+                            (["--tokenizer", "./no/tok"], "no such folder: ./no/tok (--tokenizer)")):
+        assert main(["prepare", "--task", "gsm8k", "-o", "out", *flags]) == 2
+        assert capsys.readouterr().err == f"verifiers-train prepare: error: {expected}\n"
+    # an org/name with no such local org folder is still a hub name: the unreachable hub is named as such
+    assert main(["prepare", "--task", "gsm8k", "-o", "out", "--data", "someorg/someset"]) == 2
+    err = capsys.readouterr().err
+    assert "'someorg/someset' is not a local path, so it comes from the Hugging Face hub" in err
+    assert not (tmp_path / "out").exists()

@@ -224,7 +224,7 @@ def test_resume_refuses_mismatched_settings(full_run: Path, tiny_model: Path, ti
 
 def test_bad_inputs_give_one_clear_error_each(tiny_model: Path, tiny_data: Path, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(ConfigError, match="model not found: .*nope"):
+    with pytest.raises(ConfigError, match=r"no such folder: .*nope \(MODEL\)"):
         run_checkpoint(_cfg(tmp_path / "nope", tiny_data, tmp_path / "a"))
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -244,7 +244,7 @@ def test_bad_inputs_give_one_clear_error_each(tiny_model: Path, tiny_data: Path,
     # the CLI turns them into one line on stderr and exit status 2
     assert main(["checkpoint", str(tmp_path / "nope"), "--dataset", "arith", "--out", str(tmp_path / "f")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("verifiers-eval checkpoint: error: model not found") and "Traceback" not in err
+    assert err.startswith("verifiers-eval checkpoint: error: no such folder: ") and "Traceback" not in err
     with pytest.raises(SystemExit):
         main(["checkpoint", str(tiny_model), "--dataset", "gsm9k"])
     assert "invalid choice: 'gsm9k'" in capsys.readouterr().err
