@@ -292,3 +292,34 @@ def test_task_plugin_modules_reach_the_ray_workers(tiny_model_dir: Path, tmp_pat
     overrides = plan(values, env={"VERIFIERS_TASKS": "my_tasks"}).overrides
     assert "+ray_kwargs.ray_init.runtime_env.env_vars.VERIFIERS_TASKS=my_tasks" in overrides
     assert not any("VERIFIERS_TASKS" in o for o in plan(values, env={}).overrides)
+
+
+def _readme_commands(*sections: str) -> list[list[str]]:
+    """The shell commands of README's code blocks in ``sections`` (continuations joined, comments dropped)."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for part in re.split(r"\n(?=## )", readme):
+        if not part.startswith(tuple(f"## {s}" for s in sections)):
+            continue
+        for block in re.findall(r"```bash\n(.*?)```", part, flags=re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = line.strip().removeprefix("# ")  # commented commands are documented too
+                if line.startswith(("verifiers-train ", "verifiers-eval ")):
+                    commands.append(shlex.split(line, comments=True))
+    return commands
+
+
+def test_readme_training_flow_uses_one_run_folder_per_run() -> None:
+    commands = _readme_commands("Quick start", "Training with verl")
+    runs = [c for c in commands if c[:2] == ["verifiers-train", "run"]]
+    assert len(runs) >= 3
+    outs = set()
+    for c in runs:  # every documented run names its folder, so the later commands can name it too
+        assert "--out" in c, c
+        outs.add(c[c.index("--out") + 1])
+    used = [c[2] for c in commands if c[:2] in (["verifiers-train", "status"], ["verifiers-train", "report"],
+                                                 ["verifiers-train", "merge"], ["verifiers-eval", "checkpoint"])]
+    assert used and all(u in outs for u in used if u.startswith("runs/")), (used, outs)
