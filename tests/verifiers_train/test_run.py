@@ -304,7 +304,7 @@ def _readme_commands(*sections: str) -> list[list[str]]:
     for part in re.split(r"\n(?=## )", readme):
         if not part.startswith(tuple(f"## {s}" for s in sections)):
             continue
-        for block in re.findall(r"```bash\n(.*?)```", part, flags=re.S):
+        for block in re.findall(r"```bash\n(.*?)```", part, flags=re.DOTALL):
             for line in block.replace("\\\n", " ").splitlines():
                 line = line.strip().removeprefix("# ")  # commented commands are documented too
                 if line.startswith(("verifiers-train ", "verifiers-eval ")):
