@@ -254,6 +254,7 @@ def test_score_subcommand_rescores_a_runs_samples(full_run: Path, tmp_path: Path
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "rescored"
     assert main(["score", str(full_run / "samples.jsonl"), "--dataset", "arith", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.rstrip().splitlines()[-1] == f"report: {out / 'report.html'}"  # said last
     metrics = json.loads((out / "metrics.json").read_text())
     original = json.loads((full_run / "metrics.json").read_text())
     assert metrics["accuracy"] == pytest.approx(original["accuracy"])
@@ -268,6 +269,7 @@ def test_score_subcommand_rescores_a_runs_samples(full_run: Path, tmp_path: Path
     assert main(["score", str(plain), "--dataset", "gsm8k"]) == 2  # output folder exists
     assert "pass --overwrite" in capsys.readouterr().err
     assert main(["score", str(plain), "--dataset", "gsm8k", "--overwrite", "--no-report"]) == 0
+    assert "report:" not in capsys.readouterr().out  # none written, none named
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"text": "x"}) + "\n")
     with pytest.raises(DataError, match="row 1: no 'response' field"):
