@@ -116,7 +116,7 @@ def test_fitted_range_follows_the_data_not_a_configured_maximum() -> None:
     edges = integer_bins(17, 21)
     assert edges == [16.5, 17.5, 18.5, 19.5, 20.5, 21.5]  # one bin per integer, no empty slivers
     wide = integer_bins(0, 1000)
-    assert len(wide) - 1 <= 40 and wide[1] - wide[0] == 26 and wide[0] < 0 < 1000 < wide[-1]  # whole widths
+    assert len(wide) - 1 <= 40 and wide[1] - wide[0] == 26 and wide[0] < 0 and wide[-1] > 1000  # whole widths
 
 
 def _samples(tokens: list[int], statuses: list[str]) -> list[dict]:
