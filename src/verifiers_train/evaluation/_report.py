@@ -238,7 +238,7 @@ def _plot_lengths(samples: Sequence[Mapping[str, Any]], path: Path) -> Path | st
     return save_figure(fig, path)
 
 
-def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path | str:
+def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path | str | None:
     """Accuracy per difficulty level, each bar labelled; a text line for a single level."""
     if len(by_level) == 1:
         (level, acc), = by_level.items()
