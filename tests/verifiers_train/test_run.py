@@ -172,8 +172,8 @@ def test_paths_with_spaces_survive_hydra(tmp_path: Path, tiny_model_dir: Path) -
 
 @pytest.mark.parametrize(("change", "error", "match"), [
     ({"dataset": "gsm9k"}, DataError, "unknown dataset 'gsm9k'"),
-    ({"model": "/nonexistent/model"}, DataError, "is not a folder"),
-    ({"data": "/nonexistent/data"}, DataError, "lacks train.parquet"),
+    ({"model": "/nonexistent/model"}, DataError, r"^no such folder: /nonexistent/model \(--model\)$"),
+    ({"data": "/nonexistent/data"}, DataError, r"^no such folder: /nonexistent/data \(--data\); make it with"),
     ({"mini_batch_size": 16}, ConfigError, "mini_batch_size 16 > batch_size 8"),
     ({"gpus": 3}, ConfigError, "cannot be split evenly over 3 GPUs"),
     ({"rollouts": 2, "micro_batch_size": 3}, ConfigError, "not a multiple of micro_batch_size 3"),
@@ -181,7 +181,8 @@ def test_paths_with_spaces_survive_hydra(tmp_path: Path, tiny_model_dir: Path) -
     ({"tp": 2}, ConfigError, "tensor parallel size 2 needs at least 2 GPUs per node"),
     ({"gpus": 4, "tp": 3}, ConfigError, "replicas of tensor parallel size 3"),
     ({"rollouts": 1}, ConfigError, "grpo needs rollouts >= 2"),
-    ({"algo": "ppo", "critic_model": "/nonexistent/critic"}, DataError, "critic model"),
+    ({"algo": "ppo", "critic_model": "/nonexistent/critic"}, DataError,
+     r"^no such folder: /nonexistent/critic \(--critic-model; ppo needs a value model\)$"),
     ({"algo": "dpo"}, ConfigError, "unknown algo 'dpo'"),
     ({"preset": "huge"}, ConfigError, "unknown preset 'huge'"),
     ({"batch_size": "eight"}, ConfigError, "batch_size .* expects int"),
@@ -323,3 +324,9 @@ def test_readme_training_flow_uses_one_run_folder_per_run() -> None:
     used = [c[2] for c in commands if c[:2] in (["verifiers-train", "status"], ["verifiers-train", "report"],
                                                  ["verifiers-train", "merge"], ["verifiers-eval", "checkpoint"])]
     assert used and all(u in outs for u in used if u.startswith("runs/")), (used, outs)
+
+
+def test_data_folder_without_the_parquet_files_names_what_is_missing(tmp_path: Path, tiny_model_dir: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DataError, match=r"lacks train.parquet, test.parquet; make it with `verifiers-train prepare"):
+        plan(_base(tmp_path, tiny_model_dir, data=str(tmp_path / "empty")), env={})
