@@ -211,3 +211,25 @@ def test_verls_validation_metrics_of_a_mixed_batch_mean_the_right_thing() -> Non
     assert "part_all_passed" not in metrics["openai/gsm8k"]
     assert metrics["openai/gsm8k"]["part_correctness"]["mean@1"] == 0.5  # its own part is there
     assert metrics["mbpp"]["part_all_passed"]["mean@1"] == pytest.approx(2 / 3)  # over the MBPP rows only
+
+
+def test_none_parts_travel_through_verls_batches() -> None:
+    """verl's v0 trainer keeps reward_extra_info as numpy arrays in a DataProto: concat and union keep None."""
+    import torch
+    from verl.protocol import DataProto
+
+    rows = [("openai/gsm8k", "#### 18", "18"),
+            ("mbpp", "```python\ndef f():\n    return 1\n```", json.dumps(["assert f() == 1"]))] * 2
+    infos = [compute_score(*r) for r in rows]
+
+    def proto(keys: list[str]) -> DataProto:
+        return DataProto.from_dict(tensors={"x": torch.zeros(4, 2)},
+                                   non_tensors={k: np.array([i[k] for i in infos]) for k in keys})
+
+    batch = proto(list(infos[0]))
+    joined = DataProto.concat([batch[:2], batch[2:]])
+    assert joined.non_tensor_batch["part_all_passed"].tolist() == [None, 1.0, None, 1.0]
+    assert joined.non_tensor_batch["score"].dtype.kind == "f"  # the core keys stay float arrays
+    parts = [k for k in infos[0] if k.startswith("part_")]
+    # union checks that a key both hold is equal, element by element for object arrays: None == None
+    assert proto(parts).union(proto(parts)).non_tensor_batch["part_all_passed"].tolist() == [None, 1.0, None, 1.0]
