@@ -16,24 +16,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import socket
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 from verifiers.errors import DataError, VerifiersError
+from verifiers.hub import is_hub_name, missing_local
 
 __all__ = ["CliParser", "DefaultsFormatter", "add_common", "add_json", "add_task", "bounded", "dataset_hub_name",
-           "emit_json", "ensure_hub", "hidden_alias", "hub_unreachable", "is_hub_name", "one_line", "run_command",
-           "version_string"]
+           "emit_json", "ensure_hub", "hidden_alias", "hub_unreachable", "is_hub_name", "missing_local", "one_line",
+           "run_command", "version_string"]
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 HUB_PROBE_SECONDS = 3.0
-_HUB_NAME = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _TRUE = ("1", "true", "yes", "on")
 # An error line longer than this is cut in the middle: its start says what failed, its end often the fix.
 MAX_ERROR_CHARS = 600
@@ -174,11 +172,6 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str], *,
         return EXIT_INTERRUPTED
 
 
-def is_hub_name(source: str) -> bool:
-    """Whether ``source`` would be read from the Hugging Face hub (``org/name`` and no such local path)."""
-    return bool(_HUB_NAME.match(source)) and not Path(source).expanduser().exists()
-
-
 def dataset_hub_name(dataset: str, source: str | None) -> str | None:
     """The hub name a dataset load would contact, or ``None`` when it reads local files (or generates)."""
     from verifiers import tasks
@@ -222,5 +215,5 @@ def ensure_hub(name: str | None, what: str, fix: str) -> None:
     """
     reason = hub_unreachable() if name else None
     if reason:
-        raise DataError(f"{what} {name!r} comes from the Hugging Face hub, which cannot be reached ({reason}); "
-                        f"{fix}, or set HF_HUB_OFFLINE=1 to use a cached copy")
+        raise DataError(f"{what} {name!r} is not a local path, so it comes from the Hugging Face hub, which cannot be "
+                        f"reached ({reason}); {fix}, or set HF_HUB_OFFLINE=1 to use a cached copy")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from verifiers import tasks
 from verifiers._problem import Problem, gsm8k_final_answer, last_boxed
 from verifiers.errors import DataError
 from verifiers.extras import require
+from verifiers.hub import is_hub_name
 
 __all__ = ["Problem", "gsm8k_final_answer", "last_boxed", "load_problems", "read_records"]
 
@@ -120,8 +120,8 @@ def _read_source(spec: tasks.TaskSpec, source: str | os.PathLike[str] | None, sp
         if rel and (path / Path(rel).name).is_file():
             return read_records(path / Path(rel).name)
         raise DataError(f"{path} holds no {split}.jsonl/.json/.parquet")
-    if str(source).endswith((".jsonl", ".json", ".parquet")) or os.sep in str(source) and not _is_hub_name(str(source)):
-        raise DataError(f"no such file: {source}")
+    if not is_hub_name(str(source)):
+        raise DataError(f"no such file or folder: {source}")
     hub_name, hub_config = spec.hub or ("", None)
     return _read_hub(str(source), hub_config if str(source) == hub_name else None, split)
 
@@ -130,10 +130,6 @@ def _fetch_task(rel: str) -> str | None:
     from verifiers.data_fetch import fetch_task  # here: urllib and tarfile only when a file is missing
 
     return fetch_task(rel)
-
-
-def _is_hub_name(s: str) -> bool:
-    return bool(re.fullmatch(r"[\w.-]+/[\w.-]+", s))
 
 
 def _read_hub(name: str, config: str | None, split: str) -> list[dict]:

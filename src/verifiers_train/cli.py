@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.cli_common import (
+    EXIT_BAD_INPUT,
     CliParser,
     DefaultsFormatter,
     add_common,
@@ -36,6 +37,7 @@ from verifiers.cli_common import (
     ensure_hub,
     hidden_alias,
     is_hub_name,
+    missing_local,
     run_command,
 )
 from verifiers.errors import ConfigError, DataError
@@ -50,7 +52,7 @@ Registrar = Callable[[Any], None]
 # ---------------------------------------------------------------- prepare
 def _add_prepare(sub: Any) -> None:
     from verifiers import tasks
-    from verifiers_train.prepare import DEFAULT_MAX_PROMPT_LENGTH
+    from verifiers_train.options import DEFAULT_MAX_PROMPT_LENGTH
     from verifiers_train.templates import TEMPLATES
 
     p = sub.add_parser("prepare", help="write a dataset as verl parquet (train.parquet/test.parquet)",
@@ -66,7 +68,7 @@ def _add_prepare(sub: Any) -> None:
     p.add_argument("--template", choices=sorted(TEMPLATES), help="prompt template (default per dataset)")
     p.add_argument("--system-prompt", help="replace the template's system prompt")
     p.add_argument("--max-prompt-length", type=int, default=DEFAULT_MAX_PROMPT_LENGTH,
-                   help="drop prompts longer than this many tokens")
+                   help="drop prompts longer than this many tokens (the same default as `run --max-prompt-length`)")
     p.add_argument("--tokenizer", help="tokenizer (model folder) to measure prompts; default: character estimate")
     p.add_argument("--limit", type=int, help="at most this many problems per split")
     p.add_argument("--data-source", help="override the data_source column")
@@ -87,6 +89,10 @@ def _cmd_prepare(a: argparse.Namespace) -> int:
             splits = dict(pair.split("=", 1) for pair in a.splits.split(","))
         except ValueError:
             raise ConfigError(f"--splits {a.splits!r}: expected OUT=SOURCE pairs separated by commas") from None
+    for value, flag, kind in ((a.data, "--data", "file or folder"), (a.test_data, "--test-data", "file or folder"),
+                              (a.tokenizer, "--tokenizer", "folder")):
+        if value and (missing := missing_local(value, flag, kind)):
+            raise DataError(missing)
     for hub in hubs:
         ensure_hub(hub, "dataset", "pass a local file or folder with --data, or set VERIFIERS_DATA_DIR")
     if a.tokenizer and is_hub_name(a.tokenizer):
@@ -159,22 +165,30 @@ def _cmd_run(a: argparse.Namespace) -> int:
     elif a.check_verl is not False:  # a dry run composes the config with verl's Hydra
         require_installed("train", "checking the config with verl (skip it: --no-check-verl)", "verl")
     from verifiers_train.options import RunOptions
-    from verifiers_train.run import launch, plan, preflight, same_run
+    from verifiers_train.run import PreflightError, launch, plan, preflight, same_run
 
     values = {f.name: getattr(a, f.name) for f in fields(RunOptions)}
     p = plan(values, extra_overrides=a.extra_overrides)
     if a.max_seconds is not None and a.max_seconds <= 0:
         raise ConfigError(f"--max-seconds must be positive, got {a.max_seconds:g}")
-    say = stderr_line if a.json else print
-    _print_plan(p, sys.stderr if a.json else sys.stdout)
-    line = p.env_line()
-    if line and a.dry_run:
-        say(line)
+    # every refusal comes before the plan is printed: the reason is the first thing on screen
     if not same_run(p.run_dir, p):
         # checked before anything is written: a refused run must leave the other run's folder as it was
         fix = "pass another --out to save this dry run" if a.dry_run else (
             "use a new --out (or --experiment) or delete that folder; same settings resume from its checkpoints")
         raise ConfigError(f"{p.run_dir} holds a different run; {fix}")
+    if a.preflight and not a.dry_run:
+        try:
+            preflight(p)
+        except PreflightError as e:  # one reason per line, each with its fix
+            for text in e.lines():
+                print(f"{a.cli_parser.prog}: error: {text}" if not text.startswith(" ") else text, file=sys.stderr)
+            return EXIT_BAD_INPUT
+    say = stderr_line if a.json else print
+    _print_plan(p, sys.stderr if a.json else sys.stdout)
+    line = p.env_line()
+    if line and a.dry_run:
+        say(line)
     check = a.check_verl if a.check_verl is not None else a.dry_run
     if check:
         from omegaconf import OmegaConf
@@ -205,8 +219,6 @@ def _cmd_run(a: argparse.Namespace) -> int:
         if a.json:
             emit_json(p.to_json())
         return 0
-    if a.preflight:
-        preflight(p)
     if not a.json:
         return launch(p, max_seconds=a.max_seconds)
     from verifiers_train.verl_log import run_summary

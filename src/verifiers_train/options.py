@@ -29,6 +29,9 @@ from typing import Any, get_args, get_origin, get_type_hints
 from verifiers.errors import ConfigError
 from verifiers_train.presets import get_preset
 
+# One limit for `run` and `prepare`: data prepared with the defaults is never cut again by the run's filter.
+DEFAULT_MAX_PROMPT_LENGTH = 512
+
 __all__ = [
     "ALGOS",
     "BARE_ENV",
@@ -103,7 +106,7 @@ class RunOptions:
     temperature: float = _opt(1.0, "rollout sampling temperature")
     top_p: float = _opt(1.0, "rollout nucleus sampling")
     top_k: int = _opt(-1, "rollout top-k (-1: off)")
-    max_prompt_length: int = _opt(512, "prompt token limit (longer prompts are filtered)")
+    max_prompt_length: int = _opt(DEFAULT_MAX_PROMPT_LENGTH, "prompt token limit (longer prompts are filtered)")
     max_response_length: int = _opt(512, "response token limit")
     gpu_memory_utilization: float = _opt(0.5, "fraction of GPU memory vLLM may take")
     enforce_eager: bool = _opt(False, "vLLM eager mode (no CUDA graphs): slower, starts faster")

@@ -31,11 +31,11 @@ from verifiers import tasks
 from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError, DataError
 from verifiers_train import console
+from verifiers_train.options import DEFAULT_MAX_PROMPT_LENGTH
 from verifiers_train.templates import build_messages, check_template
 
 __all__ = ["PrepareResult", "prepare", "prompt_length_fn", "read_meta", "to_row"]
 
-DEFAULT_MAX_PROMPT_LENGTH = 1024
 # Without a tokenizer, prompt tokens are estimated from characters. English BPE averages ~4 chars per
 # token; 3 over-estimates on purpose so a kept prompt is very unlikely to be too long for verl.
 CHARS_PER_TOKEN_ESTIMATE = 3.0
@@ -173,18 +173,22 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
 
     built: dict[str, list[dict[str, Any]]] = {}
     overlong: dict[str, int] = {}
+    longest: dict[str, int] = {}  # the longest kept prompt per split, as measured
     for name, problems in loaded.items():
         rows = []
         dropped = 0
+        longest[name] = 0
         # a tokenizer takes a while on a large split; the character estimate is instant
         mode = console.choose_progress("auto", echo) if tokenizer and len(problems) >= 500 else "off"
         with console.progress(mode, f"{name}: measuring prompts", len(problems), say) as advance:
             for index, problem in enumerate(problems):
                 advance(1, "")
                 messages = build_messages(problem, template, system_prompt)
-                if measure(messages) > max_prompt_length:
+                length = measure(messages)
+                if length > max_prompt_length:
                     dropped += 1
                     continue
+                longest[name] = max(longest[name], length)
                 rows.append(to_row(problem, dataset, name, index, messages, source_name))
         if not rows:
             raise DataError(_empty_split(name, overlap if name == "train" else 0, dropped, max_prompt_length,
@@ -206,7 +210,8 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
     meta = {"dataset": dataset, "data_source": source_name, "template": template,
             "system_prompt": system_prompt, "max_prompt_length": max_prompt_length,
             "length_measure": measure_label, "source": source, "test_source": test_source,
-            "splits": splits, "rows": rows_written, "overlong": overlong, "overlap_removed": overlap,
+            "splits": splits, "rows": rows_written, "overlong": overlong, "longest_prompt": longest,
+            "overlap_removed": overlap,
             "limit": limit}
     (out_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return PrepareResult(files, rows_written, overlong, overlap, measure_label, meta)

@@ -7,7 +7,11 @@ Register it with verl (``reward.*`` keys; the top-level ``custom_reward_function
     +reward.custom_reward_function.reward_kwargs.preset=book          # optional
 
 The returned dict always has the same keys (`result_keys`): verl turns them into per-sample arrays, and
-``pred`` enables its maj@N validation metric. A failure inside scoring never raises into verl: the
+``pred`` enables its maj@N validation metric. The reward parts are those of every scorer (``part_all_passed``
+is MBPP's, ``part_correctness`` GSM8K's and MATH's, ...); a part that is not the row's own scorer's is
+``None``, which verl's validation metrics skip (``process_validation_metrics`` drops ``None`` before its
+mean), so ``val-aux/openai/gsm8k/part_all_passed`` is not reported at all instead of as 0.0, and a mixed batch
+keeps one key set. A failure inside scoring never raises into verl: the
 sample gets score 0 with ``error=1`` and the traceback is logged (rate-limited). A ``data_source`` no
 scorer knows is logged once per source and process, as an error naming the fix (a renamed dataset must
 not train silently on zero reward); ``+reward.custom_reward_function.reward_kwargs.task=NAME`` forces a
@@ -183,7 +187,14 @@ def check_reward_kwargs(tasks: tuple[str, ...] | None = None, **reward_kwargs: A
 
 
 def _empty(keys: tuple[str, ...]) -> dict[str, Any]:
-    return {k: ("" if k == "pred" else 0.0) for k in keys}
+    """A result with every key: core keys zero (``pred`` empty), parts ``None`` (not this row's)."""
+    return {k: ("" if k == "pred" else 0.0 if k in CORE_KEYS else None) for k in keys}
+
+
+@lru_cache(maxsize=64)
+def _own_parts(scorer: str, frozen_kwargs: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+    """The ``part_<name>`` keys of ``scorer`` under these kwargs (its share of `result_keys`)."""
+    return tuple(f"part_{p}" for p, _ in _config(scorer, frozen_kwargs).resolved_weights)
 
 
 def _note_error(data_source: str, exc: BaseException) -> None:
@@ -223,7 +234,9 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
 
     Returns:
         ``score`` (the reward), ``acc`` (1.0 if correct), ``pred`` (extracted answer, ``""`` if none),
-        ``no_answer``/``timeout``/``error`` flags (0/1), and ``part_<name>`` for each reward part.
+        ``no_answer``/``timeout``/``error`` flags (0/1), and ``part_<name>`` for each reward part of any
+        scorer: a float for the row's own scorer's parts, ``None`` for the others' (and for every part when
+        no scorer knows the row's ``data_source``).
     """
     ours = {k: v for k, v in kwargs.items() if k not in _VERL_KWARGS and v is not None}
     frozen = freeze(ours) if ours else ()
@@ -238,6 +251,9 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
         if spec is None:
             raise UnknownDataSource(f"no verifiers scorer for data_source {data_source!r}; known tasks: "
                               f"{', '.join(registry.names())} (and their data_source names)")
+        for key in _own_parts(spec.scorer_name, frozen):  # this row's parts: 0.0 until scored
+            if key in result:
+                result[key] = 0.0
         # No kwargs: pass config=None so the scorer can take its default fast path.
         config = _config(spec.scorer_name, frozen) if frozen else None
         text = solution_str if isinstance(solution_str, str) else str(solution_str)

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers import tasks
-from verifiers.cli_common import hub_unreachable, is_hub_name
+from verifiers.cli_common import hub_unreachable, is_hub_name, missing_local
 from verifiers.errors import ConfigError, DataError, one_of
 from verifiers_train.failures import FailureDetector
 from verifiers_train.merge import latest_step
@@ -57,8 +57,8 @@ from verifiers_train.prepare import prepare, read_meta
 from verifiers_train.verl_log import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
 from verifiers_train.verl_patch import needs_patch
 
-__all__ = ["REWARD_PATH", "RunPlan", "build_overrides", "check_data_sources", "check_options", "check_overrides",
-           "launch", "plan", "preflight", "same_run", "verl_keys"]
+__all__ = ["REWARD_PATH", "PreflightError", "RunPlan", "build_overrides", "check_data_sources", "check_options",
+           "check_overrides", "launch", "launched", "plan", "preflight", "same_run", "verl_keys"]
 
 REWARD_PATH = "pkg://verifiers_train.reward"
 REWARD_NAME = "compute_score"
@@ -144,10 +144,12 @@ def hydra_value(value: Any) -> str:
 def _check_model(path: str | None, what: str) -> None:
     if not path:
         raise ConfigError(f"no {what}: pass --model PATH_OR_NAME (or MODEL=..., or a --preset that names one)")
+    if missing := missing_local(path, what):
+        raise DataError(missing)
     if not is_hub_name(path):
         p = Path(path).expanduser()
         if not p.is_dir():
-            raise DataError(f"{what} {path!r} is not a folder and not a hub name (org/name); check the path")
+            raise DataError(f"{what} {path!r} is a file; pass a Hugging Face model folder or a hub name (org/name)")
         if not (p / "config.json").is_file():
             raise DataError(f"{what} {path!r} has no config.json; point at a Hugging Face model folder")
 
@@ -210,9 +212,9 @@ def check_options(o: RunOptions) -> list[str]:
     bad_loggers = [x for x in _loggers(o.logger) if x not in KNOWN_LOGGERS]
     if bad_loggers:
         raise ConfigError(f"unknown logger(s) {bad_loggers}; verl knows {', '.join(KNOWN_LOGGERS)}")
-    _check_model(o.model, "model")
+    _check_model(o.model, "--model")
     if o.algo == "ppo":
-        _check_model(o.algo_default("critic_model"), "critic model (ppo needs a value model)")
+        _check_model(o.algo_default("critic_model"), "--critic-model; ppo needs a value model")
     elif o.critic_model:
         warnings.append("critic_model is ignored for grpo (no critic)")
     if o.nodes > 1 and not (os.environ.get("RAY_ADDRESS") or Path("/tmp/ray/ray_current_cluster").exists()):
@@ -365,6 +367,9 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
     warnings = check_options(o)
     run_dir = Path(o.out or Path("runs") / str(o.experiment)).expanduser().resolve()
     data_dir = Path(o.data).expanduser().resolve() if o.data else run_dir / "data"
+    if o.data and not data_dir.exists():
+        raise DataError(f"no such folder: {o.data} (--data); make it with `verifiers-train prepare --task {o.dataset} "
+                        f"--out {o.data}`, or omit --data to prepare into the run directory")
     missing = [f for f in ("train.parquet", "test.parquet") if not (data_dir / f).is_file()]
     if missing and o.data:
         raise DataError(f"--data {o.data} lacks {', '.join(missing)}; make it with "
@@ -375,9 +380,8 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         if meta and meta.get("dataset") not in (None, o.dataset):
             raise DataError(f"{data_dir} was prepared for task {meta['dataset']!r}, not {o.dataset!r}; "
                             "pass the matching --task or another --data")
-        if meta and int(meta.get("max_prompt_length", 0)) > o.max_prompt_length:
-            warnings.append(f"data was filtered at {meta['max_prompt_length']} prompt tokens but the run allows "
-                            f"{o.max_prompt_length}; verl drops the longer prompts")
+        if meta and (warning := _prompt_length_warning(meta, o.max_prompt_length)):
+            warnings.append(warning)
         check_data_sources(data_dir, extra_overrides)
     for extra in extra_overrides:
         if "=" not in extra.lstrip("+~"):
@@ -390,6 +394,26 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         overrides.append(f"+ray_kwargs.ray_init.runtime_env.env_vars.{tasks.PLUGIN_ENV}={hydra_value(plugins)}")
     return RunPlan(o, origin, run_dir, data_dir, bool(missing), overrides, list(extra_overrides), warnings,
                    env_values)
+
+
+def _prompt_length_warning(meta: Mapping[str, Any], allowed: int) -> str | None:
+    """A warning when prepared prompts may be longer than the run allows (verl would drop them), else None.
+
+    ``prepare`` records the longest kept prompt per split; data from before that records only its filter.
+    """
+    longest = meta.get("longest_prompt")
+    if isinstance(longest, dict) and longest:
+        top = max(int(v) for v in longest.values())
+        if top <= allowed:
+            return None
+        return (f"the prepared prompts reach {top} tokens ({meta.get('length_measure', 'as measured')}) but the run "
+                f"allows {allowed}; verl drops the longer prompts (prepare with --max-prompt-length {allowed}, "
+                "or raise --max-prompt-length)")
+    limit = int(meta.get("max_prompt_length", 0))
+    if limit > allowed:
+        return (f"data was filtered at {limit} prompt tokens but the run allows {allowed}; verl drops the "
+                "longer prompts")
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -510,7 +534,7 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
     (for this node: on a multi-node cluster every node running reward workers needs bubblewrap too).
 
     Raises:
-        ConfigError: one line listing every missing piece and how to get it.
+        PreflightError: every missing piece and how to get it (``problems``, one reason each).
     """
     def _found(name: str) -> bool:
         try:
@@ -542,7 +566,21 @@ def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
     if sandbox := tasks.sandbox_problem(_forced_task(p.extra_overrides) or o.dataset):
         problems.append(sandbox)
     if problems:
-        raise ConfigError("cannot start verl here: " + "; ".join(problems) + " (--no-preflight skips this check)")
+        raise PreflightError(problems)
+
+
+class PreflightError(ConfigError):
+    """This machine cannot start the run: ``problems`` holds one reason (with its fix) per missing piece."""
+
+    HEADER = "cannot start verl here (--no-preflight skips this check)"
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__(f"{self.HEADER}: " + "; ".join(self.problems))
+
+    def lines(self) -> list[str]:
+        """The header, then one line per reason."""
+        return [f"{self.HEADER}:", *(f"  - {problem}" for problem in self.problems)]
 
 
 def _cuda_devices() -> int:
@@ -555,10 +593,19 @@ def _cuda_devices() -> int:
         return 0
 
 
+def launched(run_dir: Path) -> bool:
+    """Whether a run was ever launched into ``run_dir`` (it has ``train.log`` or ``checkpoints/``).
+
+    A dry run writes only ``command.sh``, ``run_config.json`` and ``verl_config.yaml``: it claims nothing.
+    """
+    return (run_dir / "train.log").exists() or (run_dir / "checkpoints").exists()
+
+
 def same_run(run_dir: Path, p: RunPlan) -> bool:
-    """Whether ``run_dir`` is empty or holds a run with the same overrides (so launching resumes it)."""
+    """Whether ``p`` may use ``run_dir``: no run was launched there (at most a dry run, which it replaces),
+    or the launched run has the same overrides (so launching resumes it)."""
     cfg = run_dir / "run_config.json"
-    if not cfg.is_file():
+    if not launched(run_dir) or not cfg.is_file():
         return True
     old = json.loads(cfg.read_text(encoding="utf-8"))
     return bool(old.get("overrides") == p.overrides and old.get("extra_overrides") == p.extra_overrides)
@@ -584,6 +631,7 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print, max_seconds: floa
     if not same_run(p.run_dir, p):
         raise ConfigError(f"{p.run_dir} holds a run with different settings; use a new --out (or --experiment) "
                           "or delete that folder. Same settings resume from its checkpoints.")
+    _drop_stale_dry_run(p)
     line = p.env_line()
     if line:
         echo(line)
@@ -657,6 +705,16 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print, max_seconds: floa
     if interrupted:
         raise KeyboardInterrupt
     return 0 if paused.is_set() else code
+
+
+def _drop_stale_dry_run(p: RunPlan) -> None:
+    """Remove a dry run's ``verl_config.yaml`` that another plan wrote (the launch replaces its config)."""
+    cfg = p.run_dir / "run_config.json"
+    if launched(p.run_dir) or not cfg.is_file():
+        return
+    old = json.loads(cfg.read_text(encoding="utf-8"))
+    if old.get("overrides") != p.overrides or old.get("extra_overrides") != p.extra_overrides:
+        (p.run_dir / "verl_config.yaml").unlink(missing_ok=True)
 
 
 def _stop(proc: subprocess.Popen[str]) -> int:

@@ -147,3 +147,47 @@ def test_verls_rlhf_dataset_reads_our_parquet(tmp_path: Path, tiny_model_dir: Pa
     assert item["raw_prompt"] == _rows(result.files["train"])[0]["prompt"]
     assert item["data_source"] == "arith" and item["reward_model"]["style"] == "rule"
     assert item["index"] == 0
+
+
+# ------------------------------------------------------------------ prepare and run agree on prompt length
+def test_prepare_and_run_share_one_default_prompt_limit() -> None:
+    from verifiers_train.cli import build_parser
+    from verifiers_train.options import RunOptions
+
+    prepare_default = build_parser().parse_args(["prepare", "--task", "arith", "-o", "x"]).max_prompt_length
+    assert prepare_default == RunOptions().max_prompt_length == 512
+
+
+@pytest.mark.parametrize("preset", ["grpo-baseline", "ppo-0.5b", "ppo-7b-minimal", None])
+def test_data_prepared_with_defaults_never_warns_about_prompt_length(tmp_path: Path, data_dir: Path,
+                                                                     tiny_model_dir: Path, preset: str | None) -> None:
+    from verifiers_train.run import plan
+
+    data = tmp_path / "data"
+    prepare("gsm8k", data, source=str(data_dir / "gsm8k"), limit=50, echo=None)
+    values = {"dataset": "gsm8k", "data": str(data), "model": str(tiny_model_dir), "out": str(tmp_path / "run"),
+              "preset": preset, "batch_size": 8, "mini_batch_size": 4, "micro_batch_size": 4,
+              "log_prob_micro_batch_size": 4, "dynamic_bsz": False, "gpus": 1}
+    p = plan(values, env={})
+    assert not [w for w in p.warnings if "prompt" in w], p.warnings
+
+
+def test_prompt_warning_follows_the_longest_prepared_prompt(tmp_path: Path, tiny_model_dir: Path) -> None:
+    from verifiers_train.run import plan
+
+    data = tmp_path / "data"
+    result = prepare("arith", data, limit=30, max_prompt_length=4096, echo=None)
+    longest = max(result.meta["longest_prompt"].values())
+    assert 0 < longest <= 4096 and set(result.meta["longest_prompt"]) == {"train", "test"}
+    base = {"dataset": "arith", "data": str(data), "model": str(tiny_model_dir), "out": str(tmp_path / "run"),
+            "batch_size": 8, "mini_batch_size": 4}
+    # filtered at 4,096 but every prompt is shorter than the run's limit: nothing is dropped, no warning
+    assert not [w for w in plan({**base, "max_prompt_length": longest}, env={}).warnings if "prompt" in w]
+    warned = [w for w in plan({**base, "max_prompt_length": longest - 1}, env={}).warnings if "prompt" in w]
+    assert len(warned) == 1 and f"reach {longest} tokens" in warned[0] and f"allows {longest - 1}" in warned[0]
+    # data prepared before the longest prompt was recorded: the filter is all there is to compare
+    meta = json.loads((data / META_FILE).read_text())
+    del meta["longest_prompt"]
+    (data / META_FILE).write_text(json.dumps(meta))
+    warned = [w for w in plan({**base, "max_prompt_length": 512}, env={}).warnings if "prompt" in w]
+    assert warned == ["data was filtered at 4096 prompt tokens but the run allows 512; verl drops the longer prompts"]

@@ -177,3 +177,59 @@ def test_verls_loader_loads_and_scores_through_pkg_path(tmp_path: Path, tiny_mod
     assert all(list(i) == keys for i in infos)
     rm = NaiveRewardManager.assemble_rm_scores(data, scores)  # verl's own placement on the last token
     assert rm.sum().item() == pytest.approx(sum(scores))
+
+
+def test_a_row_reports_only_its_own_scorers_parts() -> None:
+    gsm = compute_score("openai/gsm8k", "#### 18", "18")
+    code = compute_score("mbpp", "```python\ndef f():\n    return 1\n```", json.dumps(["assert f() == 1"]))
+    assert gsm["part_correctness"] == 1.0 and gsm["part_all_passed"] is None  # MBPP's part: not this row's
+    assert code["part_all_passed"] == 1.0
+    wrong = compute_score("openai/gsm8k", "#### 17", "18")
+    assert wrong["part_correctness"] == 0.0 and wrong["part_all_passed"] is None  # its own part: a real 0
+    # a row no scorer knows has no parts of its own; a scorer that fails scores its weighted parts 0
+    unknown = compute_score("no-such-source", "x", "1")
+    assert unknown["error"] == 1.0 and all(v is None for k, v in unknown.items() if k.startswith("part_"))
+    failed = compute_score("mbpp", "x", "this is not json")
+    assert failed["error"] == 1.0 and failed["part_all_passed"] == 0.0
+    failed = compute_score("openai/gsm8k", None, "18")  # type: ignore[arg-type]
+    assert failed["part_correctness"] == 0.0 and failed["part_all_passed"] is None
+
+
+def test_verls_validation_metrics_of_a_mixed_batch_mean_the_right_thing() -> None:
+    """verl's own per-data_source aggregation: MBPP's part is averaged over MBPP rows only, and a GSM8K
+    source reports no MBPP part (it used to report ``part_all_passed`` 0.0 for every GSM8K row)."""
+    from verl.trainer.ppo.metric_utils import process_validation_metrics
+
+    rows = [("openai/gsm8k", "#### 18", "18"), ("openai/gsm8k", "#### 17", "18"),
+            ("mbpp", "```python\ndef f():\n    return 1\n```", json.dumps(["assert f() == 1"])),
+            ("mbpp", "```python\ndef f():\n    return 2\n```", json.dumps(["assert f() == 1"])),
+            ("mbpp", "```python\ndef f():\n    return 1\n```", json.dumps(["assert f() == 1"]))]
+    results = [compute_score(*r) for r in rows]
+    infos = {k: np.array([r[k] for r in results]) for k in results[0]}  # what verl's agent loop builds
+    metrics = process_validation_metrics([r[0] for r in rows], list(range(len(rows))),
+                                         {k: list(v) for k, v in infos.items()})
+    assert "part_all_passed" not in metrics["openai/gsm8k"]
+    assert metrics["openai/gsm8k"]["part_correctness"]["mean@1"] == 0.5  # its own part is there
+    assert metrics["mbpp"]["part_all_passed"]["mean@1"] == pytest.approx(2 / 3)  # over the MBPP rows only
+
+
+def test_none_parts_travel_through_verls_batches() -> None:
+    """verl's v0 trainer keeps reward_extra_info as numpy arrays in a DataProto: concat and union keep None."""
+    import torch
+    from verl.protocol import DataProto
+
+    rows = [("openai/gsm8k", "#### 18", "18"),
+            ("mbpp", "```python\ndef f():\n    return 1\n```", json.dumps(["assert f() == 1"]))] * 2
+    infos = [compute_score(*r) for r in rows]
+
+    def proto(keys: list[str]) -> DataProto:
+        return DataProto.from_dict(tensors={"x": torch.zeros(4, 2)},
+                                   non_tensors={k: np.array([i[k] for i in infos]) for k in keys})
+
+    batch = proto(list(infos[0]))
+    joined = DataProto.concat([batch[:2], batch[2:]])
+    assert joined.non_tensor_batch["part_all_passed"].tolist() == [None, 1.0, None, 1.0]
+    assert joined.non_tensor_batch["score"].dtype.kind == "f"  # the core keys stay float arrays
+    parts = [k for k in infos[0] if k.startswith("part_")]
+    # union checks that a key both hold is equal, element by element for object arrays: None == None
+    assert proto(parts).union(proto(parts)).non_tensor_batch["part_all_passed"].tolist() == [None, 1.0, None, 1.0]

@@ -120,6 +120,7 @@ def test_a_refused_run_writes_nothing_into_a_folder_holding_another_run(
     out = tmp_path / "r"
     assert main(["run", "--preset", "grpo-baseline", "--task", "arith", "--model", str(tiny_model_dir),
                  "--out", str(out), "--dry-run"]) == 0
+    (out / "train.log").write_text("step:1\n")  # that run was launched: the folder is its
     before = {f.name: f.read_bytes() for f in out.iterdir() if f.is_file()}
     assert "verl_config.yaml" in before
     capsys.readouterr()
@@ -171,8 +172,8 @@ def test_paths_with_spaces_survive_hydra(tmp_path: Path, tiny_model_dir: Path) -
 
 @pytest.mark.parametrize(("change", "error", "match"), [
     ({"dataset": "gsm9k"}, DataError, "unknown dataset 'gsm9k'"),
-    ({"model": "/nonexistent/model"}, DataError, "is not a folder"),
-    ({"data": "/nonexistent/data"}, DataError, "lacks train.parquet"),
+    ({"model": "/nonexistent/model"}, DataError, r"^no such folder: /nonexistent/model \(--model\)$"),
+    ({"data": "/nonexistent/data"}, DataError, r"^no such folder: /nonexistent/data \(--data\); make it with"),
     ({"mini_batch_size": 16}, ConfigError, "mini_batch_size 16 > batch_size 8"),
     ({"gpus": 3}, ConfigError, "cannot be split evenly over 3 GPUs"),
     ({"rollouts": 2, "micro_batch_size": 3}, ConfigError, "not a multiple of micro_batch_size 3"),
@@ -180,7 +181,8 @@ def test_paths_with_spaces_survive_hydra(tmp_path: Path, tiny_model_dir: Path) -
     ({"tp": 2}, ConfigError, "tensor parallel size 2 needs at least 2 GPUs per node"),
     ({"gpus": 4, "tp": 3}, ConfigError, "replicas of tensor parallel size 3"),
     ({"rollouts": 1}, ConfigError, "grpo needs rollouts >= 2"),
-    ({"algo": "ppo", "critic_model": "/nonexistent/critic"}, DataError, "critic model"),
+    ({"algo": "ppo", "critic_model": "/nonexistent/critic"}, DataError,
+     r"^no such folder: /nonexistent/critic \(--critic-model; ppo needs a value model\)$"),
     ({"algo": "dpo"}, ConfigError, "unknown algo 'dpo'"),
     ({"preset": "huge"}, ConfigError, "unknown preset 'huge'"),
     ({"batch_size": "eight"}, ConfigError, "batch_size .* expects int"),
@@ -291,3 +293,40 @@ def test_task_plugin_modules_reach_the_ray_workers(tiny_model_dir: Path, tmp_pat
     overrides = plan(values, env={"VERIFIERS_TASKS": "my_tasks"}).overrides
     assert "+ray_kwargs.ray_init.runtime_env.env_vars.VERIFIERS_TASKS=my_tasks" in overrides
     assert not any("VERIFIERS_TASKS" in o for o in plan(values, env={}).overrides)
+
+
+def _readme_commands(*sections: str) -> list[list[str]]:
+    """The shell commands of README's code blocks in ``sections`` (continuations joined, comments dropped)."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for part in re.split(r"\n(?=## )", readme):
+        if not part.startswith(tuple(f"## {s}" for s in sections)):
+            continue
+        for block in re.findall(r"```bash\n(.*?)```", part, flags=re.DOTALL):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = line.strip().removeprefix("# ")  # commented commands are documented too
+                if line.startswith(("verifiers-train ", "verifiers-eval ")):
+                    commands.append(shlex.split(line, comments=True))
+    return commands
+
+
+def test_readme_training_flow_uses_one_run_folder_per_run() -> None:
+    commands = _readme_commands("Quick start", "Training with verl")
+    runs = [c for c in commands if c[:2] == ["verifiers-train", "run"]]
+    assert len(runs) >= 3
+    outs = set()
+    for c in runs:  # every documented run names its folder, so the later commands can name it too
+        assert "--out" in c, c
+        outs.add(c[c.index("--out") + 1])
+    used = [c[2] for c in commands if c[:2] in (["verifiers-train", "status"], ["verifiers-train", "report"],
+                                                 ["verifiers-train", "merge"], ["verifiers-eval", "checkpoint"])]
+    assert used and all(u in outs for u in used if u.startswith("runs/")), (used, outs)
+
+
+def test_data_folder_without_the_parquet_files_names_what_is_missing(tmp_path: Path, tiny_model_dir: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DataError, match=r"lacks train.parquet, test.parquet; make it with `verifiers-train prepare"):
+        plan(_base(tmp_path, tiny_model_dir, data=str(tmp_path / "empty")), env={})

@@ -3,6 +3,7 @@ pausing and resuming, data sources checked against the scorers, `status`, and th
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import signal
@@ -18,7 +19,7 @@ from verifiers.errors import ConfigError, DataError
 from verifiers_train.cli import main
 from verifiers_train.options import env_names, environment, resolve
 from verifiers_train.prepare import prepare
-from verifiers_train.run import RunPlan, launch, plan, preflight
+from verifiers_train.run import PreflightError, RunPlan, launch, plan, preflight
 from verifiers_train.verl_check import compose
 from verifiers_train.verl_log import run_summary
 
@@ -147,13 +148,72 @@ def test_preflight_names_an_unreachable_hub_model(tmp_path: Path, tiny_model_dir
 
 
 def test_run_on_this_cpu_machine_stops_before_launching(tmp_path: Path, tiny_model_dir: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cpu"
+    monkeypatch.setattr(run_module, "_cuda_devices", lambda: 0)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "vllm" else object())
     assert main(["run", "--task", "arith", "--model", str(tiny_model_dir), "--preset", "tiny", "--out",
                  str(out)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("verifiers-train run: error: cannot start verl here:") and "GPU(s) visible" in err
-    assert not (out / "train.log").exists()
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    # the reasons come first (nothing of the plan is printed), one per line, each with its fix
+    assert captured.out == "" and lines[0] == ("verifiers-train run: error: cannot start verl here "
+                                               "(--no-preflight skips this check):")
+    assert len(lines) == 3 and lines[1].startswith("  - vLLM is not importable") and "pip install" in lines[1]
+    assert lines[2].startswith("  - --gpus 1 but 0 GPU(s) visible")
+    assert not out.exists()
+
+
+def test_preflight_error_keeps_a_one_line_message_for_library_callers() -> None:
+    e = PreflightError(["a is missing (install a)", "b is missing"])
+    assert isinstance(e, ConfigError) and "\n" not in str(e)
+    assert str(e) == "cannot start verl here (--no-preflight skips this check): a is missing (install a); b is missing"
+    assert e.lines() == ["cannot start verl here (--no-preflight skips this check):", "  - a is missing (install a)",
+                         "  - b is missing"]
+
+
+# ------------------------------------------------------------------ the README's flow: dry run, then run
+_ONE_STEP = "print('(TaskRunner pid=7) step:1 - critic/score/mean:0.5 - timing_s/step:0.05', flush=True)\n"
+
+
+def test_a_dry_run_does_not_claim_its_folder(tmp_path: Path, tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    fake = tmp_path / "verl.py"
+    fake.write_text(_ONE_STEP)
+    monkeypatch.setattr(RunPlan, "argv", property(lambda self: [sys.executable, str(fake)]))
+    out = tmp_path / "runs" / "grpo"
+    common = ["run", "--preset", "grpo-baseline", "--task", "arith", "--model", str(tiny_model_dir), "--out", str(out)]
+    assert main([*common, "--dry-run", "--no-check-verl"]) == 0
+    assert not run_module.launched(out)
+    # the README's next line: the same run for real, with --save-freq and --max-seconds added
+    assert main([*common, "--save-freq", "50", "--max-seconds", "3000", "--no-preflight"]) == 0
+    assert run_module.launched(out) and "holds a different run" not in capsys.readouterr().err
+    assert json.loads((out / "run_config.json").read_text())["options"]["save_freq"] == 50
+    # once launched, the folder is that run's: other settings are refused, the same settings resume
+    assert main([*common, "--save-freq", "10", "--no-preflight"]) == 2
+    assert "holds a different run" in capsys.readouterr().err
+    assert main([*common, "--save-freq", "50", "--no-preflight"]) == 0
+
+
+def test_a_launch_drops_the_verl_config_of_an_earlier_other_dry_run(tmp_path: Path, tiny_model_dir: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "verl.py"
+    fake.write_text(_ONE_STEP)
+    monkeypatch.setattr(RunPlan, "argv", property(lambda self: [sys.executable, str(fake)]))
+    dry = plan(_base(tmp_path, tiny_model_dir), env={})
+    dry.save()
+    (dry.run_dir / "verl_config.yaml").write_text("a: 1\n")
+    same = plan(_base(tmp_path, tiny_model_dir), env={})
+    assert launch(same, echo=lambda _: None) == 0
+    assert (same.run_dir / "verl_config.yaml").is_file()  # the same settings: it still describes the run
+    other_dir = tmp_path / "other"
+    dry = plan(_base(tmp_path, tiny_model_dir, out=str(other_dir)), env={})
+    dry.save()
+    (other_dir / "verl_config.yaml").write_text("a: 1\n")
+    assert launch(plan(_base(tmp_path, tiny_model_dir, out=str(other_dir), lr=3e-6), env={}),
+                  echo=lambda _: None) == 0
+    assert not (other_dir / "verl_config.yaml").exists()
 
 
 # ------------------------------------------------------------------ pause, stop, resume
@@ -340,3 +400,41 @@ def test_preflight_starts_the_sandbox_when_the_reward_runs_programs(tmp_path: Pa
         assert "\n" not in msg and "task mbpp runs programs in the sandbox, which cannot start here" in msg
         assert "apt-get install bubblewrap" in msg and "--no-preflight" in msg
     preflight(arith_run, **everything)  # no programs run: no sandbox needed
+
+
+# ------------------------------------------------------------------ missing local paths are "no such folder"
+@pytest.mark.parametrize(("flags", "expected"), [
+    (["--model", "./no/such/dir"], "no such folder: ./no/such/dir (--model)"),
+    (["--model", "data/nosuch"], "no such folder: data/nosuch (--model)"),  # data/ exists here: a local path
+    (["--data", "data/missing"], "no such folder: data/missing (--data); make it with `verifiers-train prepare"),
+    (["--algo", "ppo", "--critic-model", "../no/critic"], "no such folder: ../no/critic (--critic-model"),
+])
+def test_a_missing_local_path_is_no_such_folder_not_the_hub(
+        tmp_path: Path, tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        flags: list[str], expected: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # the hub is never asked about a local path
+    argv = ["run", "--task", "arith", "--model", str(tiny_model_dir), *flags, "--dry-run", "--no-check-verl"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"verifiers-train run: error: {expected}") and err.count("\n") == 1
+    assert "Hugging Face" not in err
+
+
+def test_prepare_says_no_such_folder_for_missing_local_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    for flags, expected in ((["--data", "data/missing"], "no such file or folder: data/missing (--data)"),
+                            (["--test-data", "./t.jsonl"], "no such file or folder: ./t.jsonl (--test-data)"),
+                            (["--tokenizer", "./no/tok"], "no such folder: ./no/tok (--tokenizer)")):
+        assert main(["prepare", "--task", "gsm8k", "-o", "out", *flags]) == 2
+        assert capsys.readouterr().err == f"verifiers-train prepare: error: {expected}\n"
+    # an org/name with no such local org folder is still a hub name: the unreachable hub is named as such
+    assert main(["prepare", "--task", "gsm8k", "-o", "out", "--data", "someorg/someset"]) == 2
+    err = capsys.readouterr().err
+    assert "'someorg/someset' is not a local path, so it comes from the Hugging Face hub" in err
+    assert not (tmp_path / "out").exists()

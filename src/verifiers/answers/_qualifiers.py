@@ -69,7 +69,7 @@ _TRAILING = re.compile(
     r"\s*(?:or\s+(?:more|less|fewer|so|above|below|higher|lower|greater|smaller|over|under|thereabouts)\b"
     r"|at\s+(?:least|most)\b|and\s+(?:up|above|over|more)\b|\+(?!\s*\d)|or\s+\d|max(?:imum)?\b|min(?:imum)?\b"
     r"|tops\b|(?:times|over|plus|minus)\s+\$?\d"
-    r"|(?:\w+\s+){0,2}?(?:is|was|are|were|would\s+be)\s+(?:not\b|wrong|incorrect|too)|(?:\w+\s+){0,2}?(?:isn|wasn|aren|weren)'?t\b)",
+    r"|(?:is|was|would\s+be)\s+(?:not\b|wrong|incorrect)|(?:isn|wasn)'?t\b)",
     re.IGNORECASE)
 
 

@@ -72,8 +72,7 @@ def resolve_model(model: str, *, merge_dir: str | os.PathLike[str] | None = None
         raise ConfigError(f"{model} is a file; MODEL must be a model directory, a verl checkpoint dir or a hub name")
     if is_hub_name(model):
         return model
-    raise ConfigError(f"model not found: {model} does not exist (and is not an org/name hub id); "
-                      "check the path")
+    raise ConfigError(f"no such folder: {model} (MODEL)")
 
 
 def model_fingerprint(model: str) -> str:

@@ -17,12 +17,14 @@ from typing import Any
 from verifiers.errors import DataError
 from verifiers_train.evaluation._metrics import accuracy_by, paired_difference
 from verifiers_train.evaluation._rundir import RunDir
-from verifiers_train.plots import have_matplotlib, pyplot, save_figure
+from verifiers_train.plots import bar_chart, fitted_range, have_matplotlib, integer_bins, pyplot, save_figure
 
 # Example samples shown per status in the run report.
 EXAMPLES_PER_STATUS = 3
 # Characters of a response shown in an example; the full text is in samples.jsonl.
 EXAMPLE_CHARS = 1500
+# The run report's charts, in plots/.
+PLOTS = ("pass_at_k.png", "status.png", "response_tokens.png", "accuracy_by_level.png")
 
 
 def write_report(run_dir: str | os.PathLike[str], config: Mapping[str, Any], metrics: Mapping[str, Any],
@@ -31,20 +33,25 @@ def write_report(run_dir: str | os.PathLike[str], config: Mapping[str, Any], met
     run = Path(run_dir)
     plots = run / "plots"
     plots.mkdir(exist_ok=True)
-    images: list[Path | None] = []
+    drawn: list[Path | str | None] = []
+    for name in PLOTS:  # a chart not drawn this time (now one bar, say) must not linger from an earlier report
+        (plots / name).unlink(missing_ok=True)
     if have_matplotlib():
-        images = [_plot_k_curves(metrics, plots / "pass_at_k.png"), _plot_status(metrics, plots / "status.png"),
-                  _plot_lengths(samples, plots / "response_tokens.png")]
+        drawn = [_plot_k_curves(metrics, plots / "pass_at_k.png"), _plot_status(metrics, plots / "status.png"),
+                 _plot_lengths(samples, plots / "response_tokens.png")]
         if metrics.get("by_level"):
-            images.append(_plot_levels(metrics["by_level"], plots / "accuracy_by_level.png"))
+            drawn.append(_plot_levels(metrics["by_level"], plots / "accuracy_by_level.png"))
+    images = [d for d in drawn if isinstance(d, Path)]
+    notes = [d for d in drawn if isinstance(d, str)]  # a chart of one bar, said in words instead
     rows = summary_rows(metrics)
     body = [f"<h1>verifiers-eval: {_e(str(config.get('model')))} on {_e(str(config.get('dataset')))}</h1>",
             "<h2>Settings</h2>", _table([(k, config.get(k)) for k in (
                 "model", "model_path", "dataset", "data", "split", "template", "preset", "backend", "n",
                 "temperature", "top_p", "max_tokens", "limit", "seed", "problems")]),
             "<h2>Metrics</h2>", _table(rows),
-            "<h2>Plots</h2>" if images else "<p>(no plots: matplotlib is not installed)</p>"]
-    body += [f'<img src="plots/{_e(p.name)}" alt="{_e(p.stem)}" style="max-width:48%">' for p in images if p]
+            "<h2>Plots</h2>" if have_matplotlib() else "<p>(no plots: matplotlib is not installed)</p>"]
+    body += [f'<img src="plots/{_e(p.name)}" alt="{_e(p.stem)}" style="max-width:48%">' for p in images]
+    body += [f"<p>{_e(n)}</p>" for n in notes]
     body.append("<h2>Examples</h2>")
     for status in ("correct", "incorrect", "no_answer", "timeout", "error"):
         for s in [x for x in samples if x.get("status") == status][:EXAMPLES_PER_STATUS]:
@@ -152,9 +159,13 @@ def _labels(run_dirs: Sequence[str | os.PathLike[str]]) -> list[str]:
     return names if len(set(names)) == len(names) else [str(d) for d in run_dirs]
 
 
-def _plot_k_curves(metrics: Mapping[str, Any], path: Path) -> Path | None:
+def _plot_k_curves(metrics: Mapping[str, Any], path: Path) -> Path | str | None:
+    """pass@k and maj@k over k; a text line when there is one k (n = 1: a chart of one point)."""
     if not metrics.get("pass_at_k"):
         return None
+    if len(metrics["pass_at_k"]) == 1:
+        (k, v), = metrics["pass_at_k"].items()
+        return f"pass@k: one sample per problem, so only pass@{k} = {_pct(v)} (--n 8 --temperature 0.6 draws a curve)"
     fig, ax = pyplot().subplots(figsize=(5, 3.5))
     _k_curves(ax, [("pass@k", metrics["pass_at_k"]), ("maj@k", metrics.get("maj_at_k") or {})], "%",
               "pass@k and maj@k")
@@ -182,39 +193,61 @@ def _k_curves(ax: Any, curves: Sequence[tuple[str, Mapping[str, float]]], ylabel
     return bool(values)
 
 
-def _plot_status(metrics: Mapping[str, Any], path: Path) -> Path | None:
+def _plot_status(metrics: Mapping[str, Any], path: Path) -> Path | str | None:
+    """Samples per status, each bar labelled with its count and share; a text line when there is one status."""
     counts = {k: v for k, v in (metrics.get("status_counts") or {}).items() if v}
     if not counts:
         return None
-    fig, ax = pyplot().subplots(figsize=(5, 3.5))
-    ax.bar(list(counts), list(counts.values()), color="#4c72b0")
-    ax.set_title("samples by status")
-    ax.tick_params(axis="x", rotation=30)
-    return save_figure(fig, path)
+    total = sum(counts.values())
+    if len(counts) == 1:
+        (status, n), = counts.items()
+        return f"samples by status: all {n:,} {status}"
+    return bar_chart(list(counts), list(counts.values()), path, title=f"samples by status ({total:,})",
+                     ylabel="samples", label=lambda v: f"{v:,.0f} ({_share(v / total)})")
 
 
-def _plot_lengths(samples: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
+def _share(fraction: float) -> str:
+    """A share in percent with enough digits that a small one is not shown as 0%."""
+    pct = 100 * fraction
+    return f"{pct:.0f}%" if pct >= 10 or pct == 0 else f"{pct:.2g}%"
+
+
+def _plot_lengths(samples: Sequence[Mapping[str, Any]], path: Path) -> Path | str | None:
+    """Response tokens, correct and not, stacked; x fitted to the data (`fitted_range`), outliers counted."""
     ok = [int(s["response_tokens"]) for s in samples if s.get("correct") and s.get("response_tokens") is not None]
     bad = [int(s["response_tokens"]) for s in samples if not s.get("correct") and s.get("response_tokens") is not None]
-    if not ok and not bad:
+    every = ok + bad
+    if not every:
         return None
+    if len(set(every)) == 1:
+        return f"response length: all {len(every):,} responses have {every[0]:,} tokens"
+    lo, hi = fitted_range(every)
+    below, above = sum(v < lo for v in every), sum(v > hi for v in every)
     fig, ax = pyplot().subplots(figsize=(5, 3.5))
-    ax.hist([ok, bad], bins=30, label=["correct", "not correct"], stacked=True)
+    ax.hist([[v for v in ok if lo <= v <= hi], [v for v in bad if lo <= v <= hi]], bins=integer_bins(lo, hi),
+            label=["correct", "not correct"], stacked=True)
     ax.set_xlabel("response tokens")
     ax.set_ylabel("samples")
     ax.set_title("response length")
+    hidden = [f"{below:,} shorter (min {min(every):,})" if below else "",
+              f"{above:,} longer (max {max(every):,})" if above else ""]
+    if below or above:
+        ax.text(0.98, 0.70, "not shown:\n" + "\n".join(h for h in hidden if h), transform=ax.transAxes,
+                ha="right", va="top", fontsize=8, color="#555")
     ax.legend()
     return save_figure(fig, path)
 
 
-def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path:
-    fig, ax = pyplot().subplots(figsize=(5, 3.5))
+def _plot_levels(by_level: Mapping[str, float], path: Path) -> Path | str | None:
+    """Accuracy per difficulty level, each bar labelled; a text line for a single level."""
+    if len(by_level) == 1:
+        (level, acc), = by_level.items()
+        return f"accuracy by level: every problem is level {level} ({_pct(acc)})"
     heights = [100 * v for v in by_level.values()]
-    ax.bar([f"level {k}" for k in by_level], heights, color="#55a868")
-    ax.set_ylim(0, value_axis_limits(heights, heights)[1])  # bars start at 0: their length is the value
-    ax.set_ylabel("accuracy %")
-    ax.set_title("accuracy by difficulty level")
-    return save_figure(fig, path)
+    top = value_axis_limits(heights, heights)[1]  # bars start at 0: their length is the value
+    return bar_chart([f"level {k}" for k in by_level], heights, path, title="accuracy by difficulty level",
+                     ylabel="accuracy %", label=lambda v: f"{v:.1f}%", color="#55a868",
+                     top=min(100.0, max(top, max(heights) * 1.12)))
 
 
 def value_axis_limits(lows: Sequence[float], highs: Sequence[float], *, floor: float = 0.0, ceil: float = 100.0,

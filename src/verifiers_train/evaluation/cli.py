@@ -21,6 +21,7 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from verifiers.cli import rows_policy
@@ -257,7 +258,7 @@ def _checkpoint(args: argparse.Namespace) -> int:
         from verifiers_train.evaluation._evalscope import run_reference
 
         metrics = run_reference(result.run_dir, cfg)
-    _print_summary(result.run_dir, metrics, args.json)
+    _print_summary(result.run_dir, metrics, args.json, report=cfg.report)
     return 0
 
 
@@ -271,7 +272,7 @@ def _score(args: argparse.Namespace) -> int:
                                template=args.template, out=args.out, workers=args.workers,
                                overwrite=args.overwrite, report=not args.no_report,
                                skip_bad_rows=args.skip_bad_rows)
-    _print_summary(path, metrics, args.json)
+    _print_summary(path, metrics, args.json, report=not args.no_report)
     return 0
 
 
@@ -290,12 +291,16 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_summary(run_dir: Any, metrics: dict[str, Any], as_json: bool) -> None:
-    """The metrics table (on stderr with ``--json``, which prints the run folder and metrics on stdout)."""
+def _print_summary(run_dir: Any, metrics: dict[str, Any], as_json: bool, *, report: bool = False) -> None:
+    """The metrics table, then the report's path when one was written (on stderr with ``--json``, which
+    prints the run folder and metrics on stdout)."""
     from verifiers_train.evaluation._report import summary_rows
 
     print_table(["metric", "value"], [[k, str(v)] for k, v in summary_rows(metrics)], f"verifiers-eval: {run_dir}",
                 sys.stderr if as_json else None)
+    html = Path(run_dir) / "report.html"
+    if report and html.is_file():
+        print(f"report: {html}", file=sys.stderr if as_json else sys.stdout)
     if as_json:
         emit_json({"run_dir": str(run_dir), **metrics})
 

@@ -224,7 +224,7 @@ def test_resume_refuses_mismatched_settings(full_run: Path, tiny_model: Path, ti
 
 def test_bad_inputs_give_one_clear_error_each(tiny_model: Path, tiny_data: Path, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(ConfigError, match="model not found: .*nope"):
+    with pytest.raises(ConfigError, match=r"no such folder: .*nope \(MODEL\)"):
         run_checkpoint(_cfg(tmp_path / "nope", tiny_data, tmp_path / "a"))
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -244,7 +244,7 @@ def test_bad_inputs_give_one_clear_error_each(tiny_model: Path, tiny_data: Path,
     # the CLI turns them into one line on stderr and exit status 2
     assert main(["checkpoint", str(tmp_path / "nope"), "--dataset", "arith", "--out", str(tmp_path / "f")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("verifiers-eval checkpoint: error: model not found") and "Traceback" not in err
+    assert err.startswith("verifiers-eval checkpoint: error: no such folder: ") and "Traceback" not in err
     with pytest.raises(SystemExit):
         main(["checkpoint", str(tiny_model), "--dataset", "gsm9k"])
     assert "invalid choice: 'gsm9k'" in capsys.readouterr().err
@@ -254,6 +254,7 @@ def test_score_subcommand_rescores_a_runs_samples(full_run: Path, tmp_path: Path
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "rescored"
     assert main(["score", str(full_run / "samples.jsonl"), "--dataset", "arith", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.rstrip().splitlines()[-1] == f"report: {out / 'report.html'}"  # said last
     metrics = json.loads((out / "metrics.json").read_text())
     original = json.loads((full_run / "metrics.json").read_text())
     assert metrics["accuracy"] == pytest.approx(original["accuracy"])
@@ -268,6 +269,7 @@ def test_score_subcommand_rescores_a_runs_samples(full_run: Path, tmp_path: Path
     assert main(["score", str(plain), "--dataset", "gsm8k"]) == 2  # output folder exists
     assert "pass --overwrite" in capsys.readouterr().err
     assert main(["score", str(plain), "--dataset", "gsm8k", "--overwrite", "--no-report"]) == 0
+    assert "report:" not in capsys.readouterr().out  # none written, none named
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"text": "x"}) + "\n")
     with pytest.raises(DataError, match="row 1: no 'response' field"):
