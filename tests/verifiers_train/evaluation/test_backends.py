@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import importlib.util
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,7 +90,9 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch) -> list[FakeLLM]:
     mod.LLM = llm  # type: ignore[attr-defined]
     mod.SamplingParams = FakeSamplingParams  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "vllm", mod)
-    monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: object() if name == "vllm" else None)
+    real_find_spec = importlib.util.find_spec  # vLLM "installed"; flashinfer absent; the rest as they are
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: object() if name == "vllm" else (
+        None if name.startswith("flashinfer") else real_find_spec(name, *a)))
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1,2")
     for name in ("VLLM_USE_FLASHINFER_SAMPLER", "VLLM_BATCH_INVARIANT", "VLLM_ENABLE_V1_MULTIPROCESSING"):  # what the backend sets is undone after
         monkeypatch.setenv(name, "")
