@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import sys
-import importlib.util
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
