@@ -22,6 +22,7 @@ from typing import Any
 from verifiers import tasks
 from verifiers._problem import Problem, gsm8k_final_answer, last_boxed
 from verifiers.errors import DataError
+from verifiers.paths import input_file
 
 __all__ = ["Problem", "gsm8k_final_answer", "last_boxed", "load_problems", "read_records"]
 
@@ -59,9 +60,7 @@ def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *,
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Read a ``.jsonl``, ``.json`` (list of objects) or ``.parquet`` file into dicts (a UTF-8 BOM is dropped)."""
-    p = Path(path)
-    if not p.is_file():
-        raise DataError(f"no such file: {p}")
+    p = input_file(path)
     suffix = p.suffix.lower()
     if suffix == ".parquet":
         try:

@@ -460,7 +460,8 @@ def _add_arguments(ap: argparse.ArgumentParser) -> None:
 
     add_task(ap, tasks.names(), required=False, help="task whose train solutions are the SFT data (default: arith)")
     add_json(ap, "the model's info (path, parameters, accuracy)")
-    ap.add_argument("--data", default=None, help="local data file (not needed for arith)")
+    ap.add_argument("--data", default=None, help="local data file (default: VERIFIERS_DATA_DIR, else the hub; "
+                    "arith: generated)")
     ap.add_argument("--template", default=None, help="prompt template (default: the dataset's)")
     ap.add_argument("--size", default=AUTO_SIZE, choices=[AUTO_SIZE, *PRESETS],
                     help=f"preset; auto = small with CUDA, smoke without. {sizes}")
