@@ -18,6 +18,7 @@ import io
 import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,6 +39,8 @@ from verifiers.cli_common import (
     run_command,
     show_default,
 )
+from verifiers.errors import DataError
+from verifiers.paths import input_file, input_folder, os_error_message
 
 TOOLS: dict[str, tuple[Callable[[], argparse.ArgumentParser], Callable[..., int]]] = {
     "verifiers": (verifiers_cli.build_parser, verifiers_cli.main),
@@ -298,7 +301,8 @@ def test_a_mistyped_choice_names_the_closest(tool: str, name: str, flag: str, ar
         parser.parse_known_args([*argv, wrong])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert f"invalid choice: {wrong!r} (did you mean {choices[0]!r}? choose from {', '.join(choices)})" in err, err
+    assert (f"invalid choice: {wrong!r} (did you mean {choices[0]!r}? choose from "
+            f"{', '.join(map(repr, choices))})" in err), err
 
 
 @pytest.mark.parametrize(("tool", "name", "sub"), SUBCOMMANDS, ids=IDS)
@@ -440,3 +444,100 @@ def test_a_very_long_error_keeps_its_start_and_end() -> None:
     assert line.startswith("what failed: ") and line.endswith(" how to fix it")
     assert len(line) < MAX_ERROR_CHARS + 50 and "characters cut" in line
     assert one_line("short\nenough") == "short enough"
+
+
+# Commands whose positional ``file`` is a file of rows (read by `verifiers.rows.read_rows`), read off the parsers.
+ROW_FILE_COMMANDS = [(tool, name) for tool, name, sub in SUBCOMMANDS
+                     if any(a.dest == "file" and not a.option_strings for a in sub._actions)]
+
+
+def _rows_argv(name: str, path: str, out: Path) -> list[str]:
+    return [*name.split(), path, "--task", "gsm8k", "--out", str(out)]
+
+
+def test_row_file_commands_are_found() -> None:
+    assert {("verifiers", "score"), ("verifiers-eval", "score")} <= set(ROW_FILE_COMMANDS)
+
+
+@pytest.mark.parametrize(("tool", "name"), ROW_FILE_COMMANDS, ids=[f"{t} {n}" for t, n in ROW_FILE_COMMANDS])
+@pytest.mark.parametrize("case", ["missing", "directory", "empty", "blank lines", "empty stdin"])
+def test_a_path_that_is_not_a_file_of_rows_is_one_line(tool: str, name: str, case: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``no such file``, ``is a directory`` and ``no rows in`` (an empty input is bad input: exit 2, as for
+    `verifiers validate` and prepare), one line each, and nothing written."""
+    out = tmp_path / "out"
+    path = {"missing": tmp_path / "nope.jsonl", "directory": tmp_path / "folder.jsonl",
+            "empty": tmp_path / "empty.jsonl", "blank lines": tmp_path / "blank.jsonl"}.get(case)
+    if case == "directory":
+        path.mkdir()  # type: ignore[union-attr]
+    elif case in ("empty", "blank lines"):
+        path.write_text("" if case == "empty" else "\n  \n\n", encoding="utf-8")  # type: ignore[union-attr]
+    if case == "empty stdin":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    arg = "-" if path is None else str(path)
+    assert TOOLS[tool][1](_rows_argv(name, arg, out)) == 2
+    err = capsys.readouterr().err
+    said = {"missing": f"no such file: {path}", "directory": f"is a directory: {path}",
+            "empty": f"no rows in {path}", "blank lines": f"no rows in {path}", "empty stdin": "no rows in stdin"}
+    assert re.fullmatch(rf"{tool} {name}: error: [^\n]*{re.escape(said[case])}[^\n]*\n", err), err
+    assert not out.exists()
+
+
+def test_an_os_error_names_its_path_in_the_same_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An output path that is a directory: the OSError is worded as the checks are, not ``[Errno 21] ...``."""
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"response": "#### 4", "gold": "4"}\n', encoding="utf-8")
+    assert TOOLS["verifiers"][1](["score", "--task", "gsm8k", str(rows), "-o", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"verifiers score: error: is a directory: {tmp_path}\n"
+
+
+def test_os_error_message() -> None:
+    import errno
+
+    assert os_error_message(FileNotFoundError(errno.ENOENT, "No such file", "/x")) == "no such file or directory: /x"
+    assert os_error_message(PermissionError(errno.EACCES, "denied", "/x")) == "permission denied: /x"
+    assert os_error_message(OSError("no path here")) == "no path here"
+
+
+def test_input_file_and_folder(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    assert input_file(tmp_path / "f") == tmp_path / "f" and input_folder(tmp_path) == tmp_path
+    with pytest.raises(DataError, match=f"^is a directory: {tmp_path} "):
+        input_file(tmp_path)
+    with pytest.raises(DataError, match="^no such file: "):
+        input_file(tmp_path / "g")
+    with pytest.raises(DataError, match="^not a directory: .* \\(expected a run folder\\)"):
+        input_folder(tmp_path / "f", "run folder")
+    with pytest.raises(DataError, match="^no such run folder: "):
+        input_folder(tmp_path / "g", "run folder")
+
+
+def test_a_new_nested_subcommand_gets_every_convention(capsys: pytest.CaptureFixture[str]) -> None:
+    """A subcommand registered the plain argparse way (no formatter, no cli_parser, nested two deep, as
+    ``verifiers data fetch``) gets the conventions from `CliParser` alone."""
+    tool = CliParser(prog="tool")
+    data = tool.add_subparsers(dest="command", required=True).add_parser("data", help="data")
+    fetch = data.add_subparsers(dest="action", required=True).add_parser("fetch", help="fetch ``it``")
+    add_task(fetch, ["gsm8k", "math"])
+    hidden_alias(fetch, "--old-task", "task")
+    fetch.add_argument("--out", default=None, help="where")
+    fetch.set_defaults(func=lambda ns: 0)
+    assert all(isinstance(p, CliParser) and not p.allow_abbrev and issubclass(p.formatter_class, DefaultsFormatter)
+               for p in (data, fetch))
+    assert "fetch it" in data.format_help()
+    assert "--task {gsm8k,math} which task (scorer and dataset) (required)" in " ".join(fetch.format_help().split())
+    ns, _ = tool.parse_known_args(["data", "fetch", "--old-task=math"])
+    assert ns.task == "math" and ns.cli_parser is fetch
+    for argv, said in ((["data", "fetch", "--taks", "math"], "unrecognized arguments: --taks (did you mean --task?)"),
+                       (["data", "fetch", "--ta", "math"], "unrecognized arguments: --ta (did you mean --task?)"),
+                       (["data", "fetch", "--task", "mat"], "invalid choice: 'mat' (did you mean 'math'?"),
+                       (["data", "fetch"], "the following arguments are required: --task"),
+                       (["data", "ftech"], "invalid choice: 'ftech' (did you mean 'fetch'?")):
+        with pytest.raises(SystemExit) as exit_info:
+            run_command(tool, argv, before=_must_not_run)
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        prog = "tool data" if argv[1] == "ftech" else "tool data fetch"
+        assert err.startswith(f"{prog}: error: ") and said in err and err.count("\n") == 1, err
+    assert run_command(tool, ["data", "fetch", "--task", "gsm8k", "--out", "x"]) == 0

@@ -152,7 +152,8 @@ class CliParser(argparse.ArgumentParser):
         names = [str(c) for c in choices]  # type: ignore[union-attr]
         close = _closest(str(value), names)
         hint = f"did you mean {close!r}? " if close else ""
-        raise argparse.ArgumentError(action, f"invalid choice: {value!r} ({hint}choose from {', '.join(names)})")
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r} ({hint}choose from "
+                                             f"{', '.join(map(repr, names))})")
 
     def error(self, message: str) -> NoReturn:
         """Print ``message`` as one line (not cut: it names the valid choices) and exit 2.
