@@ -460,7 +460,7 @@ def test_row_file_commands_are_found() -> None:
 
 
 @pytest.mark.parametrize(("tool", "name"), ROW_FILE_COMMANDS, ids=[f"{t} {n}" for t, n in ROW_FILE_COMMANDS])
-@pytest.mark.parametrize("case", ["missing", "directory", "empty", "blank lines", "empty stdin"])
+@pytest.mark.parametrize("case", ["missing", "directory", "empty", "blank lines", "empty stdin", "all rows bad"])
 def test_a_path_that_is_not_a_file_of_rows_is_one_line(tool: str, name: str, case: str, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
@@ -468,17 +468,20 @@ def test_a_path_that_is_not_a_file_of_rows_is_one_line(tool: str, name: str, cas
     `verifiers validate` and prepare), one line each, and nothing written."""
     out = tmp_path / "out"
     path = {"missing": tmp_path / "nope.jsonl", "directory": tmp_path / "folder.jsonl",
-            "empty": tmp_path / "empty.jsonl", "blank lines": tmp_path / "blank.jsonl"}.get(case)
+            "empty": tmp_path / "empty.jsonl", "blank lines": tmp_path / "blank.jsonl",
+            "all rows bad": tmp_path / "bad.jsonl"}.get(case)
     if case == "directory":
         path.mkdir()  # type: ignore[union-attr]
     elif case in ("empty", "blank lines"):
         path.write_text("" if case == "empty" else "\n  \n\n", encoding="utf-8")  # type: ignore[union-attr]
+    elif case == "all rows bad":  # with --skip-bad-rows: nothing left to score is no result either
+        path.write_text('[1]\n{"response": 4, "gold": "4"}\n', encoding="utf-8")  # type: ignore[union-attr]
     if case == "empty stdin":
         monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     arg = "-" if path is None else str(path)
-    assert TOOLS[tool][1](_rows_argv(name, arg, out)) == 2
+    assert TOOLS[tool][1](_rows_argv(name, arg, out) + ["--skip-bad-rows"] * (case == "all rows bad")) == 2
     err = capsys.readouterr().err
-    said = {"missing": f"no such file: {path}", "directory": f"is a directory: {path}",
+    said = {"all rows bad": "none of its 2 rows can be scored; first: row 1: ","missing": f"no such file: {path}", "directory": f"is a directory: {path}",
             "empty": f"no rows in {path}", "blank lines": f"no rows in {path}", "empty stdin": "no rows in stdin"}
     assert re.fullmatch(rf"{tool} {name}: error: [^\n]*{re.escape(said[case])}[^\n]*\n", err), err
     assert not out.exists()
@@ -541,3 +544,15 @@ def test_a_new_nested_subcommand_gets_every_convention(capsys: pytest.CaptureFix
         prog = "tool data" if argv[1] == "ftech" else "tool data fetch"
         assert err.startswith(f"{prog}: error: ") and said in err and err.count("\n") == 1, err
     assert run_command(tool, ["data", "fetch", "--task", "gsm8k", "--out", "x"]) == 0
+
+
+def test_parse_args_suggests_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """A command line parsed with plain ``parse_args`` (``python -m verifiers_train.tiny``) gets the same."""
+    parser = CliParser(prog="tool")
+    sub = parser.add_subparsers(dest="command").add_parser("go")
+    sub.add_argument("--limit", type=int, default=None, help="at most N (default: all)")
+    assert parser.parse_args(["go", "--limit", "3"]).limit == 3
+    with pytest.raises(SystemExit):
+        parser.parse_args(["go", "--limt", "3"])
+    assert capsys.readouterr().err == ("tool go: error: unrecognized arguments: --limt (did you mean --limit?) 3 "
+                                       "(see tool go --help)\n")

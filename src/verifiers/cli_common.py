@@ -112,6 +112,15 @@ class CliParser(argparse.ArgumentParser):
             ns.cli_parser = self
         return ns, rest
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """`parse_known_args`; arguments left over are refused by the innermost parser, with suggestions."""
+        ns, rest = self.parse_known_args(args, namespace)
+        if rest:
+            sub = ns.cli_parser if isinstance(ns.cli_parser, CliParser) else self
+            sub.error(sub.unrecognized(rest))
+        return ns
+
     def _canonical(self, arg: str) -> str:
         flag, eq, value = arg.partition("=")
         return self.aliases[flag] + eq + value if flag in self.aliases else arg

@@ -497,16 +497,19 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``verifiers-train tiny-model`` to a ``verifiers-train`` subparsers object."""
+    from verifiers.cli_common import doc_summary
+
     p = sub.add_parser("tiny-model", help="build a tiny Qwen2 model + tokenizer, SFT-trained to partial accuracy",
-                       description=(__doc__ or "").split("\n")[0])
+                       description=doc_summary(__doc__))
     _add_arguments(p)
     p.set_defaults(func=_run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m verifiers_train.tiny``: build a tiny model and print where it went and how good it is."""
-    ap = argparse.ArgumentParser(prog="python -m verifiers_train.tiny", description=(__doc__ or "").split("\n")[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    from verifiers.cli_common import CliParser, doc_summary
+
+    ap = CliParser(prog="python -m verifiers_train.tiny", description=doc_summary(__doc__))
     _add_arguments(ap)
     return _run(ap.parse_args(argv))
 
