@@ -39,7 +39,7 @@ from verifiers.cli_common import (
     run_command,
     show_default,
 )
-from verifiers.errors import DataError
+from verifiers.errors import ConfigError, DataError, one_of
 from verifiers.paths import input_file, input_folder, os_error_message
 
 TOOLS: dict[str, tuple[Callable[[], argparse.ArgumentParser], Callable[..., int]]] = {
@@ -556,3 +556,16 @@ def test_parse_args_suggests_too(capsys: pytest.CaptureFixture[str]) -> None:
         parser.parse_args(["go", "--limt", "3"])
     assert capsys.readouterr().err == ("tool go: error: unrecognized arguments: --limt (did you mean --limit?) 3 "
                                        "(see tool go --help)\n")
+
+
+def test_a_name_checked_after_parsing_names_the_closest_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Free-text flags checked by the command (`verifiers.errors.one_of`: presets, templates) suggest as
+    argparse choices do."""
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"response": "#### 4", "gold": "4"}\n', encoding="utf-8")
+    argv = ["score", str(rows), "--task", "gsm8k", "--preset", "boook", "-o", str(tmp_path / "out")]
+    assert TOOLS["verifiers-eval"][1](argv) == 2
+    assert capsys.readouterr().err == ("verifiers-eval score: error: unknown preset 'boook'; did you mean 'book'? "
+                                       "choose one of accuracy, book, grail\n")
+    with pytest.raises(ConfigError, match=r"^unknown colour 'zzz'; choose one of red, green$"):
+        one_of("zzz", ["red", "green"], "colour")
