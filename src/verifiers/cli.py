@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 import textwrap
@@ -35,10 +36,12 @@ from verifiers.cli_common import (
     add_task,
     bounded,
     dataset_hub_name,
+    doc_summary,
     emit_json,
     ensure_hub,
     hidden_alias,
     run_command,
+    show_default,
 )
 from verifiers.errors import ConfigError, DataError
 from verifiers.rewards._score import STATUSES, Score
@@ -161,6 +164,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     if bad and not args.skip_bad_rows:
         more = f" (and {len(bad) - 1} more bad rows)" if len(bad) > 1 else ""
         raise DataError(f"{name} {bad[0]}{more}; fix the input, or pass --skip-bad-rows to score the other rows")
+    if not kept:  # as `verifiers-eval score`: nothing to score is bad input, not "0/0 correct"
+        raise DataError(f"{name}: none of its {len(bad)} rows can be scored; first: {bad[0]}")
     to_stdout = args.out == STDIN or (args.out is None and args.file == STDIN)
     if to_stdout and args.json:
         raise ConfigError("--json prints a summary on stdout, where the scored rows would go; pass -o FILE")
@@ -287,16 +292,35 @@ def _add_data_parser(sub: Any) -> None:
     f.set_defaults(func=cmd_data_fetch, cli_parser=f)
 
 
+def _config_defaults(field: str) -> str:
+    """``field``'s default in each task's scorer Config: ``1.0 (gsm8k, math); 5.0 (mbpp)``."""
+    by_value: dict[str, list[str]] = {}
+    for name in tasks.names():
+        config = tasks.get(name).scorer().Config
+        default = {f.name: f.default for f in dataclasses.fields(config)}.get(field, dataclasses.MISSING)
+        if default is not dataclasses.MISSING:
+            by_value.setdefault(str(default), []).append(name)
+    if len(by_value) == 1 and len(next(iter(by_value.values()))) == len(tasks.names()):
+        return next(iter(by_value))
+    return "the task's: " + "; ".join(f"{value} ({', '.join(names)})" for value, names in by_value.items())
+
+
 def _add_scoring_options(p: argparse.ArgumentParser) -> None:
     add_task(p, tasks.names(), help="which task's scorer to use")
     p.add_argument("--preset", default="accuracy", choices=("accuracy", "book", "grail"),
                    help="reward weights (Config.preset; mbpp: accuracy or grail)")
-    p.add_argument("--mode", default=None, choices=("flexible", "strict"),
-                   help="Config.mode for gsm8k/math (default: flexible)")
-    p.add_argument("--timeout", type=float, default=None,
-                   help="seconds per symbolic check, or per program for mbpp (Config.timeout)")
-    p.add_argument("--rel-tol", type=float, default=None, help="Config.rel_tol (gsm8k/math)")
-    p.add_argument("--max-chars", type=int, default=None, help="Config.max_chars")
+    # None: the task's scorer's Config default, said in --help from the Config classes themselves
+    said = {
+        "mode": p.add_argument("--mode", default=None, choices=("flexible", "strict"),
+                               help="Config.mode for gsm8k/math"),
+        "timeout": p.add_argument("--timeout", type=float, default=None,
+                                  help="seconds per symbolic check, or of CPU per program for code tasks (Config.timeout)"),
+        "rel_tol": p.add_argument("--rel-tol", type=float, default=None, help="Config.rel_tol (gsm8k/math)"),
+        "max_chars": p.add_argument("--max-chars", type=int, default=None,
+                                    help="Config.max_chars: a longer response is cut to its last N characters"),
+    }
+    for field, action in said.items():
+        show_default(action, functools.partial(_config_defaults, field))
     # --timeout, --rel-tol and --max-chars are checked by the scorer's Config, before any input is read;
     # --workers is checked here, as score_batch would refuse it only after the output was opened.
     p.add_argument("--workers", type=bounded(int, at_least=1), default=None,
@@ -309,7 +333,7 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for docs and tests)."""
-    parser = CliParser(prog="verifiers", description=__doc__.split("\n")[0])
+    parser = CliParser(prog="verifiers", description=doc_summary(__doc__))
     add_common(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("score", help="rescore a JSONL of {response, gold} rows", formatter_class=DefaultsFormatter,
@@ -333,12 +357,13 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--data", default=None,
                    help="dataset file or folder (default: VERIFIERS_DATA_DIR, else the hub)")
     v.add_argument("--split", default="test", help="split to load when --data is a folder or hub name")
-    v.add_argument("--limit", type=bounded(int, at_least=1), default=None, help="only the first N problems")
+    v.add_argument("--limit", type=bounded(int, at_least=1), default=None, help="only the first N problems (default: all)")
     v.add_argument("--min-rate", type=bounded(float, at_least=0.0, at_most=1.0), default=None,
                    help="fail below this self-verify rate (default: the task's min_self_verify, 1.0 for gsm8k, "
                         "0.995 for math)")
     v.add_argument("--show", type=bounded(int, at_least=0), default=30, help="failures to print")
-    v.add_argument("-o", "--out", default=None, help="write every failure to this JSONL")
+    v.add_argument("-o", "--out", default=None, help="write every failure to this JSONL (default: "
+                   "none written; --show prints the first ones)")
     hidden_alias(v, "--output", "out")
     _add_scoring_options(v)
     v.set_defaults(func=cmd_validate, cli_parser=v)

@@ -23,6 +23,7 @@ from verifiers._problem import Problem, gsm8k_final_answer, last_boxed
 from verifiers.errors import DataError
 from verifiers.extras import require
 from verifiers.hub import is_hub_name
+from verifiers.paths import input_file
 
 __all__ = ["Problem", "gsm8k_final_answer", "last_boxed", "load_problems", "read_records"]
 
@@ -60,9 +61,7 @@ def load_problems(dataset: str, source: str | os.PathLike[str] | None = None, *,
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Read a ``.jsonl``, ``.json`` (list of objects) or ``.parquet`` file into dicts (a UTF-8 BOM is dropped)."""
-    p = Path(path)
-    if not p.is_file():
-        raise DataError(f"no such file: {p}")
+    p = input_file(path)
     suffix = p.suffix.lower()
     if suffix == ".parquet":
         require("pyarrow", "eval", f"reading {p.name}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,8 +24,11 @@ class SandboxError(VerifiersError, RuntimeError):
 
 
 def one_of(name: Any, choices: Iterable[Any], what: str, error: type[VerifiersError] = ConfigError) -> Any:
-    """``name`` if it is one of ``choices``; else ``error``: ``unknown WHAT 'name'; choose one of a, b``."""
+    """``name`` if it is one of ``choices``; else ``error``: ``unknown WHAT 'nam'; did you mean 'name'? choose
+    one of a, b`` (the suggestion only when one is close)."""
     known = list(choices)  # a list: an unhashable name is unknown too, not a TypeError
     if name not in known:
-        raise error(f"unknown {what} {name!r}; choose one of {', '.join(map(str, known))}")
+        close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise error(f"unknown {what} {name!r}; {hint}choose one of {', '.join(map(str, known))}")
     return name

@@ -1,7 +1,8 @@
 """One input policy for rescoring rows of model responses (``verifiers score``, ``verifiers-eval score``).
 
-- ``-`` reads JSONL from standard input; files may be ``.jsonl``, ``.json`` (a list of objects) or
-  ``.parquet``. A UTF-8 byte-order mark is dropped.
+- The file name ``-`` reads JSONL from standard input; files may be ``.jsonl``, ``.json`` (a list of
+  objects) or ``.parquet``. A UTF-8 byte-order mark is dropped. An input without rows (an empty file,
+  nothing on stdin) is refused, as bad input, with ``no rows in FILE``.
 - A JSONL line that is not valid UTF-8 or not a JSON object is a *bad row*, as is a row whose response or
   reference breaks the policy below. By default the first bad row stops the command with one line naming
   it; ``--skip-bad-rows`` scores the others and reports how many were skipped.
@@ -21,10 +22,10 @@ import os
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from verifiers.errors import DataError
+from verifiers.paths import input_file
 
 __all__ = ["STDIN", "BadRow", "gold_of", "read_rows", "response_of", "tests_of"]
 
@@ -72,15 +73,14 @@ def read_rows(source: str | os.PathLike[str], stdin: BinaryIO | None = None
     """Rows of a file (or ``-``: standard input, JSONL) as ``(row number, object)``, and the bad rows.
 
     Raises:
-        DataError: the file is missing, or a ``.json``/``.parquet`` file cannot be read as a whole.
+        DataError: the file is missing or a directory, holds no rows, or is a ``.json``/``.parquet`` file
+            that cannot be read as a whole.
     """
     if str(source) == STDIN:
-        return _jsonl((stdin or sys.stdin.buffer).read().splitlines())
-    path = Path(source)
-    if not path.is_file():
-        raise DataError(f"no such file: {path}")
+        return _some_rows(_jsonl((stdin or sys.stdin.buffer).read().splitlines()), "stdin")
+    path = input_file(source)
     if path.suffix.lower() not in (".json", ".parquet"):
-        return _jsonl(path.read_bytes().splitlines())
+        return _some_rows(_jsonl(path.read_bytes().splitlines()), str(path))
     from verifiers.datasets import read_records
 
     records = read_records(path)  # read as a whole: an unreadable file is one error, not bad rows
@@ -91,7 +91,15 @@ def read_rows(source: str | os.PathLike[str], stdin: BinaryIO | None = None
             rows.append((n, obj))
         else:
             bad.append(BadRow(n, f"a {type(obj).__name__}, not an object"))
-    return rows, bad
+    return _some_rows((rows, bad), str(path))
+
+
+def _some_rows(read: tuple[list[tuple[int, dict[str, Any]]], list[BadRow]], name: str
+               ) -> tuple[list[tuple[int, dict[str, Any]]], list[BadRow]]:
+    """``read`` unless it holds no rows at all, good or bad (an empty file is a mistake upstream)."""
+    if not read[0] and not read[1]:
+        raise DataError(f"no rows in {name}")
+    return read
 
 
 def _field(row: Mapping[str, Any], field: str, flag: str) -> Any:

@@ -33,6 +33,7 @@ from verifiers.cli_common import (
     add_json,
     add_task,
     dataset_hub_name,
+    doc_summary,
     emit_json,
     ensure_hub,
     hidden_alias,
@@ -57,22 +58,25 @@ def _add_prepare(sub: Any) -> None:
 
     p = sub.add_parser("prepare", help="write a dataset as verl parquet (train.parquet/test.parquet)",
                        description="Write a dataset as verl 0.9.1 parquet files. Templates: " + "; ".join(
-                           f"{t.name}: {t.description}" for t in TEMPLATES.values()))
+                           f"{t.name}: {t.description}" for t in TEMPLATES.values()) + ".")
     add_task(p, tasks.names(), help="dataset to prepare (its data_source picks the reward's scorer)")
     p.add_argument("-o", "--out", required=True, help="output folder")
     p.add_argument("--data", help="local .jsonl/.json/.parquet file or folder, or a hub name "
                                   "(default: VERIFIERS_DATA_DIR, else the hub; arith is generated)")
     hidden_alias(p, "--source", "data")
-    p.add_argument("--test-data", help="separate file, folder or hub name for the test split (e.g. MATH-500)")
+    p.add_argument("--test-data", help="separate file, folder or hub name for the test split (e.g. MATH-500; "
+                   "default: the test split of --data)")
     hidden_alias(p, "--test-source", "test_data")
     p.add_argument("--template", choices=sorted(TEMPLATES), help="prompt template (default per dataset)")
-    p.add_argument("--system-prompt", help="replace the template's system prompt")
+    p.add_argument("--system-prompt", help="replace the template's system prompt (default: the template's)")
     p.add_argument("--max-prompt-length", type=int, default=DEFAULT_MAX_PROMPT_LENGTH,
                    help="drop prompts longer than this many tokens (the same default as `run --max-prompt-length`)")
     p.add_argument("--tokenizer", help="tokenizer (model folder) to measure prompts; default: character estimate")
-    p.add_argument("--limit", type=int, help="at most this many problems per split")
-    p.add_argument("--data-source", help="override the data_source column")
-    p.add_argument("--splits", help="output=source split pairs, e.g. 'train=train,test=test' or 'test=test'")
+    p.add_argument("--limit", type=int, help="at most this many problems per split (default: all)")
+    p.add_argument("--data-source", help="override the data_source column (default: the task's, e.g. "
+                   "openai/gsm8k)")
+    p.add_argument("--splits", help="output=source split pairs, e.g. 'train=train,test=test' or 'test=test' "
+                                      "(default: the task's splits)")
     add_json(p, "the written files and counts")
     p.set_defaults(func=_cmd_prepare)
 
@@ -154,7 +158,7 @@ def _add_run(sub: Any) -> None:
                    help="before launching, check GPUs, vLLM and the trainer's imports on this machine")
     p.add_argument("--max-seconds", type=float, default=None,
                    help="pause the run cleanly after this many seconds (with --save-freq, the same command "
-                        "resumes from the last checkpoint), so a long run fits several sessions")
+                        "resumes from the last checkpoint), so a long run fits several sessions (default: no limit)")
     add_json(p, "the plan (options, their origins, overrides, run folder)")
     p.set_defaults(func=_cmd_run)
 
@@ -341,7 +345,7 @@ def _registrar(entry: Registrar | str) -> Registrar:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``verifiers-train`` parser with every registered subcommand."""
-    parser = CliParser(prog="verifiers-train", description=__doc__.splitlines()[0])
+    parser = CliParser(prog="verifiers-train", description=doc_summary(__doc__))
     add_common(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for entry in SUBCOMMANDS.values():

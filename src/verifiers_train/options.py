@@ -82,14 +82,17 @@ class RunOptions:
                                  "and scorer")
     trainer: str = _opt("v0", "verl trainer: v0 (main_ppo_v0, the one the recorded GPU runs used; "
                               "trainer.use_v1=false) or v1 (verl's default; needs transfer_queue)")
-    model: str | None = _opt(None, "actor model: local HF folder or hub name")
-    preset: str | None = _opt(None, "named configuration from verifiers_train.presets")
+    model: str | None = _opt(None, "actor model: local HF folder or hub name; default: the "
+                                        "preset's (required without one)")
+    preset: str | None = _opt(None, "named configuration from verifiers_train.presets; "
+                                         "default: none")
     config: str | None = _opt(None, "JSON/YAML run file of options (a saved run_config.json works); "
-                                    "flags and environment override it")
+                                    "flags and environment override it; default: none")
     data: str | None = _opt(None, "folder with train.parquet/test.parquet; default RUN_DIR/data, "
                                   "prepared automatically when missing")
     out: str | None = _opt(None, "run directory; default runs/EXPERIMENT")
-    template: str | None = _opt(None, "prompt template used when data is prepared automatically")
+    template: str | None = _opt(None, "prompt template used when data is prepared "
+                                           "automatically; default: the task's")
     gpus: int = _opt(1, "GPUs per node (trainer.n_gpus_per_node)")
     nodes: int = _opt(1, "nodes of an existing Ray cluster (trainer.nnodes)")
     tp: int = _opt(1, "vLLM rollout tensor-parallel size")
@@ -128,7 +131,8 @@ class RunOptions:
     lora_rank: int = _opt(0, "LoRA rank; 0 trains all weights")
     lora_alpha: int = _opt(16, "LoRA alpha")
     epochs: int = _opt(15, "passes over the training data")
-    total_steps: int | None = _opt(None, "stop after this many steps (overrides epochs)")
+    total_steps: int | None = _opt(None, "stop after this many steps (overrides epochs); "
+                                             "default: epochs decide")
     save_freq: int = _opt(-1, "save a checkpoint every N steps (-1: never)")
     save_hf: bool = _opt(False, "also write HF weights in each checkpoint (no merge needed)")
     test_freq: int = _opt(10, "validate every N steps (-1: never)")
@@ -141,11 +145,14 @@ class RunOptions:
                                                  "missing); default: verl's")
     remove_padding: bool = _opt(True, "verl's padding-free path (needs flash-attn; off with sdpa)")
     torch_compile: bool = _opt(True, "torch.compile in actor/ref/critic")
-    reward_preset: str | None = _opt(None, "scorer preset passed as reward kwarg (accuracy, book, grail)")
-    reward_tags: str | None = _opt(None, "format tags passed as reward kwarg (grail, think)")
+    reward_preset: str | None = _opt(None, "scorer preset passed as reward kwarg (accuracy, book, "
+                                                   "grail); default: the scorer's (accuracy)")
+    reward_tags: str | None = _opt(None, "format tags passed as reward kwarg (grail, think); "
+                                                 "default: the scorer's")
     reward_workers: int | None = _opt(None, "reward worker actors (reward.num_workers); verl default 8")
-    agent_workers: int | None = _opt(None, "rollout agent-loop workers (rollout.agent.num_workers)")
-    dataloader_workers: int | None = _opt(None, "data.dataloader_num_workers")
+    agent_workers: int | None = _opt(None, "rollout agent-loop workers (rollout.agent.num_workers); "
+                                                    "default: verl's")
+    dataloader_workers: int | None = _opt(None, "data.dataloader_num_workers; default: verl's")
 
     def algo_default(self, name: str) -> Any:
         """Value of an option whose default depends on the algorithm (rollouts, kl_loss, critic_model)."""

@@ -461,7 +461,8 @@ def _add_arguments(ap: argparse.ArgumentParser) -> None:
 
     add_task(ap, tasks.names(), required=False, help="task whose train solutions are the SFT data (default: arith)")
     add_json(ap, "the model's info (path, parameters, accuracy)")
-    ap.add_argument("--data", default=None, help="local data file (not needed for arith)")
+    ap.add_argument("--data", default=None, help="local data file (default: VERIFIERS_DATA_DIR, else the hub; "
+                    "arith: generated)")
     ap.add_argument("--template", default=None, help="prompt template (default: the dataset's)")
     ap.add_argument("--size", default=AUTO_SIZE, choices=[AUTO_SIZE, *PRESETS],
                     help=f"preset; auto = small with CUDA, smoke without. {sizes}")
@@ -498,16 +499,19 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``verifiers-train tiny-model`` to a ``verifiers-train`` subparsers object."""
+    from verifiers.cli_common import doc_summary
+
     p = sub.add_parser("tiny-model", help="build a tiny Qwen2 model + tokenizer, SFT-trained to partial accuracy",
-                       description=(__doc__ or "").split("\n")[0])
+                       description=doc_summary(__doc__))
     _add_arguments(p)
     p.set_defaults(func=_run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m verifiers_train.tiny``: build a tiny model and print where it went and how good it is."""
-    ap = argparse.ArgumentParser(prog="python -m verifiers_train.tiny", description=(__doc__ or "").split("\n")[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    from verifiers.cli_common import CliParser, doc_summary
+
+    ap = CliParser(prog="python -m verifiers_train.tiny", description=doc_summary(__doc__))
     _add_arguments(ap)
     return _run(ap.parse_args(argv))
 

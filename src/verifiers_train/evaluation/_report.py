@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from verifiers.errors import DataError
+from verifiers.paths import input_folder
 from verifiers_train.evaluation._metrics import accuracy_by, paired_difference
 from verifiers_train.evaluation._rundir import RunDir
 from verifiers_train.plots import bar_chart, fitted_range, have_matplotlib, integer_bins, pyplot, save_figure
@@ -94,7 +95,7 @@ def load_run(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str,
     Raises:
         DataError: the folder has no ``metrics.json`` (not a run, or it never finished a first pass).
     """
-    run = Path(run_dir)
+    run = input_folder(run_dir, "run folder")
     if not (run / "metrics.json").is_file():
         raise DataError(f"{run} has no metrics.json: not a verifiers-eval run folder (or it was killed before "
                         "its first summary; rerun it with --resume)")

@@ -55,8 +55,6 @@ def score_file(path: str | os.PathLike[str], dataset: str, *, data: str | None =
     if not out and str(path) == STDIN:  # checked before reading: stdin cannot be read twice
         raise ConfigError("reading stdin needs --out RUN_DIR (the folder for samples.jsonl and metrics.json)")
     numbered, bad = read_rows(path)
-    if not numbered and not bad:
-        raise DataError(f"{path} holds no rows")
     template = template or spec.template
     rows: list[tuple[int, dict[str, Any]]] = []
     for n, r in numbered:

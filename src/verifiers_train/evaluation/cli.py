@@ -33,6 +33,7 @@ from verifiers.cli_common import (
     add_task,
     bounded,
     dataset_hub_name,
+    doc_summary,
     emit_json,
     ensure_hub,
     hidden_alias,
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     DATASETS = tasks.names()
 
-    ap = CliParser(prog="verifiers-eval", description=__doc__.split("\n")[0])
+    ap = CliParser(prog="verifiers-eval", description=doc_summary(__doc__))
     add_common(ap)
     sub = ap.add_subparsers(dest="command", required=True)
 
@@ -82,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="prompt template (default: the dataset's, as in verifiers-train prepare): " + ", ".join(
                         f"{t.name} ({t.description})" for t in TEMPLATES.values()))
     hidden_alias(ck, "--prompt-template", "template", choices=TEMPLATES, metavar="NAME")
-    ck.add_argument("--system-prompt", help="override the template's system prompt")
+    ck.add_argument("--system-prompt", help="override the template's system prompt (default: the template's)")
     ck.add_argument("--preset", default="accuracy", help="scorer preset: accuracy, book, grail")
     ck.add_argument("--backend", default="hf", choices=BACKENDS,
                     help="vllm on GPUs, hf on CPU, openai: a served model (vllm serve, SGLang, TGI) at --base-url")
@@ -90,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--temperature", type=float, default=0.0, help="sampling temperature; 0 = greedy")
     ck.add_argument("--top-p", type=float, default=1.0, help="nucleus sampling")
     ck.add_argument("--max-tokens", type=int, default=512, help="most new tokens per sample")
-    ck.add_argument("--limit", type=int, help="only the first L problems")
+    ck.add_argument("--limit", type=int, help="only the first L problems (default: all)")
     ck.add_argument("--seed", type=int, default=0, help="run seed; per-sample seeds derive from it")
     ck.add_argument("--dtype", default="auto", help="auto, bfloat16, float16, float32")
     ck.add_argument("-o", "--out", help="run folder (default eval_runs/<model>-<dataset>-n<N>-t<T>-s<S>)")
@@ -106,13 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--tensor-parallel-size", type=int, help="vllm: GPUs to shard over (default: all visible)")
     ck.add_argument("--gpu-memory-utilization", type=float, default=_VLLM_ONLY["gpu_memory_utilization"],
                     help="vllm: share of GPU memory")
-    ck.add_argument("--max-model-len", type=int, help="vllm: context length cap")
+    ck.add_argument("--max-model-len", type=int, help="vllm: context length cap (default: the model's)")
     ck.add_argument("--enforce-eager", action="store_true", help="vllm: no CUDA graphs (faster start)")
     ck.add_argument("--batch-invariant", action="store_true",
                     help="vllm: vLLM's batch-invariant kernels (VLLM_BATCH_INVARIANT=1, beta, Hopper or newer) in every "
                          "engine; identical samples across engines and resumes come from fixed batches, not from "
                          "these kernels (evals/gpu/README.md R8.3, R9)")
-    ck.add_argument("--base-url", help="openai: the server's API root, e.g. http://localhost:8000/v1")
+    ck.add_argument("--base-url", help="openai: the server's API root, e.g. http://localhost:8000/v1 (default: none; "
+                                       "required with --backend openai)")
     ck.add_argument("--api-key",
                     help="openai: API key (default: $OPENAI_API_KEY; never saved in the run folder)")
     ck.add_argument("--concurrency", type=int, default=_OPENAI_ONLY["concurrency"],
@@ -126,11 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--data-parallel", type=int, default=1, metavar="N",
                     help="N engines, each a Ray actor on its own --tensor-parallel-size GPUs (default 1: one engine "
                          "here); same seeds, run folder, resume and samples as one engine of that size")
-    ck.add_argument("--ray-address", help="run the engines on an existing Ray cluster ('auto': this host's)")
+    ck.add_argument("--ray-address", help="run the engines on an existing Ray cluster ('auto': this host's; "
+                    "default: RAY_ADDRESS, else a local one started here)")
     ck.add_argument("--sandbox", choices=("local", "ray"),
                     help="mbpp: run programs on this host or in Ray sandbox actors (default: ray with "
                          "--data-parallel/--ray-address, else local)")
-    ck.add_argument("--reference", choices=("evalscope",), help="also run EvalScope's GSM8K and show both numbers")
+    ck.add_argument("--reference", choices=("evalscope",), help="also run EvalScope's GSM8K and show both numbers "
+                    "(default: none)")
     ck.add_argument("--no-report", action="store_true", help="skip report.html and plots")
     ck.add_argument("--quiet", action="store_true", help="no progress bar")
     add_json(ck, "the run folder and its metrics")
@@ -142,10 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("file", help="JSONL/JSON/parquet rows with 'response' and 'gold'/'tests' or 'problem_id'; "
                                  "- reads JSONL on stdin")
     add_task(sc, DATASETS, help="scorer to use (and the dataset problem_id rows refer to)")
-    sc.add_argument("--data", help="dataset file or folder to look up problem_id rows")
+    sc.add_argument("--data", help="dataset file or folder to look up problem_id rows (default: "
+                                 "VERIFIERS_DATA_DIR, else the hub)")
     sc.add_argument("--split", default="test", help="dataset split for the problem_id lookup")
     sc.add_argument("--preset", default="accuracy", help="scorer preset: accuracy, book, grail")
-    sc.add_argument("--template", help="template the responses were prompted with (format compliance)")
+    sc.add_argument("--template", help="template the responses were prompted with (format "
+                                     "compliance; default: the task's)")
     sc.add_argument("-o", "--out", help="output run folder (default <file stem>-scored; needed for stdin)")
     sc.add_argument("--workers", type=WORKERS, help="score_batch parallelism (default: the scorer's choice)")
     hidden_alias(sc, "--score-workers", "workers", type=WORKERS)
@@ -159,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     cp = sub.add_parser("compare", help="table + plot of several runs (e.g. base vs RL steps)",
                         formatter_class=DefaultsFormatter)
     cp.add_argument("runs", nargs="+", help="run folders")
-    cp.add_argument("--labels", help="comma-separated names for the runs")
+    cp.add_argument("--labels", help="comma-separated names for the runs (default: the folder names)")
     cp.add_argument("-o", "--out", default="eval_runs/compare", help="folder for compare.html/.md/.png")
     add_json(cp, "the comparison table")
     cp.set_defaults(func=_compare, cli_parser=cp)

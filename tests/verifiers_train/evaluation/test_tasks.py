@@ -31,9 +31,9 @@ def _consumers_see(name: str) -> None:
     spec = tasks.get(name)
     assert name in _choices(verifiers_cli.build_parser(), "score", "--task")
     assert name in _choices(verifiers_cli.build_parser(), "validate", "--task")
-    assert name in _choices(train_cli.build_parser(), "prepare", "--dataset")
-    assert name in _choices(eval_cli.build_parser(), "checkpoint", "--dataset")
-    assert name in _choices(eval_cli.build_parser(), "score", "--dataset")
+    assert name in _choices(train_cli.build_parser(), "prepare", "--task")
+    assert name in _choices(eval_cli.build_parser(), "checkpoint", "--task")
+    assert name in _choices(eval_cli.build_parser(), "score", "--task")
     for source in (name, *spec.data_sources):
         assert task_for(source) == spec.scorer_name and tasks.for_data_source(source) is not None
     assert any(k.startswith("part_") for k in result_keys())
