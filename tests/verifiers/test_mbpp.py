@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from verifiers import Tags, mbpp
 from verifiers.errors import ConfigError
@@ -105,7 +106,7 @@ def test_bad_batch_items_fail_the_call_before_anything_runs() -> None:
 _FENCE_ALPHABET = ["```", "\n", "python", " ", "py", "x", "`", "\t", "-", "def f():", "```py extra\n"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(_FENCE_ALPHABET), max_size=30))
 def test_fence_scan_matches_the_markdown_fence_regex(pieces: list[str]) -> None:
     # the one-pass scanner replaced this regex (quadratic on a long line of fences); same blocks
@@ -129,6 +130,7 @@ def test_score_batch_order(pool: CodePool) -> None:
     assert [s.correct for s in scores] == [bool(i % 3) for i in range(20)]
 
 
+@pytest.mark.slow
 def test_sanitized_reference_solutions_pass(data_dir: Path, pool: CodePool) -> None:
     rows = json.loads((data_dir / "mbpp" / "sanitized-mbpp.json").read_text())
     responses = [f"```python\n{r['code']}\n```" for r in rows]
@@ -139,6 +141,7 @@ def test_sanitized_reference_solutions_pass(data_dir: Path, pool: CodePool) -> N
     assert not failed and len(rows) == 427
 
 
+@pytest.mark.slow
 def test_full_mbpp_reference_solutions_pass(data_dir: Path, pool: CodePool) -> None:
     from verifiers.datasets import load_problems
 

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from verifiers import gsm8k, math
 from verifiers.answers._normalize import normalize
@@ -60,7 +61,7 @@ def test_thousands_separators(n: int) -> None:
 _FAST = math.Config(timeout=0.3)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300), st.text(max_size=40))
 def test_never_raises_on_arbitrary_text(response: str, gold: str) -> None:
     for s in (gsm8k.score(response, gold), math.score(response, gold, config=_FAST)):
@@ -71,7 +72,7 @@ def test_never_raises_on_arbitrary_text(response: str, gold: str) -> None:
 _LATEXISH = st.text(alphabet="\\{}()[]^_$#0123456789.,+-*/=x boxedfracsqrtpi", max_size=120)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_LATEXISH, _LATEXISH)
 def test_never_raises_on_latex_like_text(response: str, gold: str) -> None:
     s = math.score(response, gold, config=_FAST)

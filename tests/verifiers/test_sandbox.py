@@ -17,6 +17,7 @@ from typing import NoReturn
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from verifiers.errors import ConfigError, SandboxError
 from verifiers.sandbox import CodePool, ExecutionResult, _isolation, _uids
@@ -173,6 +174,7 @@ def test_programs_are_unprivileged_and_see_a_minimal_tree(pool: CodePool) -> Non
     assert _got(r, 2) == [[], 1]
 
 
+@pytest.mark.alone  # under -n N: "the lowest free uid" only holds while no other test leases or frees one
 def test_root_leases_a_distinct_host_uid_per_sandbox(sandbox_ok: None) -> None:
     if not _isolation.host_is_root():
         pytest.skip("uid leases are for pools run by root")
@@ -334,6 +336,8 @@ def test_module_level_run(sandbox_ok: None) -> None:
     assert json.loads(json.dumps(r.to_dict()))["status"] == "passed"
 
 
+@pytest.mark.slow
+@pytest.mark.mutex("ray")  # under -n N: test_ray_cluster.py's `ray stop --force` would kill it
 def test_ray_backend(sandbox_ok: None, unavailable: Unavailable) -> None:
     try:
         import ray
@@ -390,7 +394,7 @@ _plain = st.recursive(_hashable, lambda inner: (st.lists(inner, max_size=4) | st
                                                 | st.dictionaries(_hashable, inner, max_size=4)), max_leaves=20)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_plain)
 def test_protocol_round_trip(value: object) -> None:
     from verifiers.sandbox._protocol import decode_value, encode_value
@@ -441,6 +445,7 @@ def test_sandboxes_die_with_their_owner(sandbox_ok: None) -> None:
     assert sandbox_processes() == 0
 
 
+@pytest.mark.slow
 def test_a_parent_busy_judging_never_times_out_finished_programs(sandbox_ok: None,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     # Red team round 3 (R4): while the dispatcher spends seconds judging one program (here made slow on

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from verifiers.sandbox import CodePool
 from verifiers.sandbox._judge import judge, plan_test, plan_tests
@@ -144,7 +145,7 @@ def _plain_python(code: str, tests: list[str]) -> list[bool]:
 
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_case())
 def test_verdicts_match_plain_python(pool: CodePool, case: tuple[str, list[str]]) -> None:
     code, tests = case

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,15 +50,18 @@ def make_tiny_model_dir(path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A local model folder verl's HFModelConfig and RLHFDataset accept (config.json + tokenizer)."""
-    old = {k: os.environ.get(k) for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
-    os.environ.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
-    try:
-        return make_tiny_model_dir(tmp_path_factory.mktemp("tiny-model"))
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+def tiny_model_dir(build_once: Callable[[str, Callable[[Path], Path]], Path]) -> Path:
+    """A local model folder verl's HFModelConfig and RLHFDataset accept (config.json + tokenizer), one per run."""
+    def build(folder: Path) -> Path:
+        old = {k: os.environ.get(k) for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+        os.environ.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
+        try:
+            return make_tiny_model_dir(folder / "tiny-model")
+        finally:
+            for k, v in old.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+    return build_once("tiny-model-dir", build)

@@ -75,6 +75,7 @@ sys.exit(1)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exit_ok", [False, True])
 def test_launch_explains_a_known_failure_when_verl_fails(tmp_path: Path, tiny_model_dir: Path,
                                                           monkeypatch: pytest.MonkeyPatch, exit_ok: bool) -> None:

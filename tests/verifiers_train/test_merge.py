@@ -81,6 +81,7 @@ def test_not_a_checkpoint_lists_the_steps_it_has(tmp_path: Path, capsys: pytest.
         find_checkpoint(tmp_path, "reward")
 
 
+@pytest.mark.slow
 def test_real_fsdp2_checkpoint_merges_to_the_original_weights(tmp_path: Path, tiny_model_dir: Path) -> None:
     """Two gloo ranks shard a tiny Qwen2 with FSDP2 and save DTensor shards in verl's layout;
     `verifiers-train merge` (verl's merger underneath) must rebuild the unsharded weights."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from verifiers.errors import DataError
 from verifiers_train.cli import main
@@ -94,6 +95,7 @@ def test_missing_metrics_are_not_applicable_not_ok() -> None:
     assert status["critic_loss"] == "n/a" and status["kl"] == "n/a" and status["accuracy_flat"] == "n/a"
 
 
+@pytest.mark.slow
 def test_report_writes_pngs_html_flags_from_console_metrics(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     run = tmp_path / "run"
@@ -113,6 +115,7 @@ def test_report_writes_pngs_html_flags_from_console_metrics(tmp_path: Path,
     assert {f["name"] for f in json.loads((rep / "flags.json").read_text())} >= {"kl", "entropy"}
 
 
+@pytest.mark.slow
 def test_verl_file_logger_is_preferred_and_strict_exit(tmp_path: Path) -> None:
     run = tmp_path / "run"
     rows = _healthy()
@@ -177,7 +180,7 @@ def test_read_metrics_skips_a_truncated_last_line(tmp_path: Path) -> None:
 _KEY = st.from_regex(r"[a-z][a-z_]{0,8}(/[a-z@0-9_]{1,8}){0,3}", fullmatch=True)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(step=st.integers(0, 10**6),
        metrics=st.dictionaries(_KEY, st.one_of(st.floats(allow_nan=False, width=64), st.integers(-10**9, 10**9)),
                                min_size=1, max_size=8),
@@ -292,6 +295,7 @@ def test_series_of_different_magnitude_share_a_log_axis() -> None:
     assert _axes_by_title(overview_figure(rows))["grad norm"].get_yscale() == "linear"  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_report_on_a_real_ppo_run_writes_every_panel(tmp_path: Path) -> None:
     report = build_report(_real_run(tmp_path, "h200_run5/ppo_b128_40.tar.gz", "ppo"))
     names = {p.name for p in report.pngs}

@@ -43,6 +43,7 @@ def test_every_preset_passes_verls_composition_and_validation(tmp_path: Path, ti
         assert config.critic.optim.lr == o.critic_lr
 
 
+@pytest.mark.slow
 def test_seed_values_of_the_presets(tmp_path: Path, tiny_model_dir: Path) -> None:
     ppo = compose(plan({"preset": "ppo-0.5b", "model": str(tiny_model_dir), "out": str(tmp_path / "a")},
                        env={}).overrides)
@@ -211,6 +212,7 @@ def test_verl_itself_agrees_our_impossible_batch_is_impossible(tmp_path: Path, t
         verl_validate(bad + ["actor_rollout_ref.actor.ppo_mini_batch_size=7", "actor_rollout_ref.rollout.n=1"])
 
 
+@pytest.mark.mutex("ray")  # under -n N: a cluster another test starts would change the warning
 def test_multi_node_without_ray_cluster_warns(tmp_path: Path, tiny_model_dir: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
@@ -233,6 +235,7 @@ sys.exit(3 if "--fail" in sys.argv else 0)
 """
 
 
+@pytest.mark.slow
 def test_launch_prepares_data_keeps_log_command_and_metrics(tmp_path: Path, tiny_model_dir: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     fake = tmp_path / "fake_verl.py"
@@ -258,6 +261,7 @@ def test_launch_prepares_data_keeps_log_command_and_metrics(tmp_path: Path, tiny
     assert (run / "verl_metrics.1.jsonl").is_file() and (run / "verl_metrics.jsonl").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unpatched", [True, False])
 def test_launch_warns_when_verl_computes_logprobs_per_token(tmp_path: Path, tiny_model_dir: Path,
                                                             monkeypatch: pytest.MonkeyPatch, unpatched: bool) -> None:

@@ -227,6 +227,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_max_seconds_pauses_cleanly_and_the_same_plan_resumes(tmp_path: Path, tiny_model_dir: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     fake = tmp_path / "forever.py"
@@ -331,6 +332,7 @@ def test_status_reads_the_run_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err == f"verifiers-train status: error: no such run folder: {tmp_path / 'nope'}\n"
 
 
+@pytest.mark.slow
 def test_run_json_keeps_stdout_for_one_object(tmp_path: Path, tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     fake = tmp_path / "forever.py"
@@ -344,6 +346,7 @@ def test_run_json_keeps_stdout_for_one_object(tmp_path: Path, tiny_model_dir: Pa
     assert summary["exit_code"] == 0 and summary["last_step"] >= 1 and "step:0" in captured.err
 
 
+@pytest.mark.slow
 def test_real_ctrl_c_stops_verl_and_prints_the_resume_command(tmp_path: Path, tiny_model_dir: Path) -> None:
     import os
     import subprocess

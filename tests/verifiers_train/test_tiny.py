@@ -86,6 +86,7 @@ def test_auto_size_is_small_on_cuda_and_smoke_on_a_cpu() -> None:
     assert resolve_size("auto", "cpu") == "smoke" and resolve_size("test", "cuda") == "test"
 
 
+@pytest.mark.slow
 def test_command_line_prints_json_on_stdout_and_progress_on_stderr(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--out", str(tmp_path / "m"), "--size", "test", "--steps", "2", "--train-problems", "60",

@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from verifiers.errors import ConfigError
 from verifiers_train import verl_patch
@@ -81,7 +82,7 @@ def test_patched_module_matches_upstream_values_and_gradients(verl_copy: Path, t
             assert torch.equal(ga, gb), (dtype, shape)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(rows=st.integers(1, 40), vocab=st.integers(2, 30), chunk=st.integers(1, 400),
        bf16=st.booleans())
 def test_chunked_equals_log_softmax_for_any_chunking(rows: int, vocab: int, chunk: int, bf16: bool) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,14 +45,18 @@ def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Tiny Qwen2 model + tokenizer SFT-trained to partial accuracy (about 15 s on one CPU thread)."""
-    from verifiers_train.tiny import build_tiny_model
+def tiny_model(build_once: Callable[[str, Callable[[Path], Path]], Path]) -> Path:
+    """Tiny Qwen2 model + tokenizer SFT-trained to partial accuracy (about 15 s on one CPU thread), one per run.
 
-    root = tmp_path_factory.mktemp("tiny")
-    train = write_jsonl(root / "train.jsonl", one_digit_rows(1500, seed=0))
-    problems = load_problems("arith", train, split="train")
-    info = build_tiny_model(root / "model", dataset="arith", problems=problems, size="test", steps=250,
-                            batch_size=16, lr=1e-2, threads=1, log=None)
-    assert 0.0 < info.greedy_accuracy < 1.0, info  # partial accuracy: RL/eval signal exists
-    return info.path
+    Its folder is ``<root>/model`` beside the ``<root>/train.jsonl`` it was trained on."""
+    def build(root: Path) -> Path:
+        from verifiers_train.tiny import build_tiny_model
+
+        train = write_jsonl(root / "train.jsonl", one_digit_rows(1500, seed=0))
+        problems = load_problems("arith", train, split="train")
+        info = build_tiny_model(root / "model", dataset="arith", problems=problems, size="test", steps=250,
+                                batch_size=16, lr=1e-2, threads=1, log=None)
+        assert 0.0 < info.greedy_accuracy < 1.0, info  # partial accuracy: RL/eval signal exists
+        return info.path
+
+    return build_once("tiny-eval-model", build)

@@ -90,9 +90,11 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch) -> list[FakeLLM]:
     mod.LLM = llm  # type: ignore[attr-defined]
     mod.SamplingParams = FakeSamplingParams  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "vllm", mod)
-    real_find_spec = importlib.util.find_spec  # vLLM "installed"; flashinfer absent; the rest as they are
-    monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: object() if name == "vllm" else (
-        None if name.startswith("flashinfer") else real_find_spec(name, *a)))
+    # vLLM present, flashinfer absent; every other module as it is (transformers asks find_spec what is installed
+    # when first imported, here when the tiny model was built by another pytest-xdist worker)
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *a: object() if name == "vllm" else
+                        None if name == "flashinfer" else real_find_spec(name, *a))
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1,2")
     for name in ("VLLM_USE_FLASHINFER_SAMPLER", "VLLM_BATCH_INVARIANT", "VLLM_ENABLE_V1_MULTIPROCESSING"):  # what the backend sets is undone after
         monkeypatch.setenv(name, "")

@@ -19,6 +19,9 @@ from verifiers_train.evaluation._data_parallel import split_requests
 from verifiers_train.evaluation._rundir import RunDir
 
 ray = pytest.importorskip("ray")
+# a module-scoped local Ray instance: under -n N no other Ray test (test_ray_cluster.py's `ray stop --force`) runs
+# while this module runs
+pytestmark = [pytest.mark.mutex("ray")]
 
 SAMPLING = {"n": 3, "temperature": 1.0, "max_tokens": 16}
 
@@ -57,6 +60,7 @@ def test_split_balances_samples_and_keeps_every_request_once() -> None:
     assert split_requests(reqs, 2) == two  # deterministic
 
 
+@pytest.mark.slow
 def test_data_parallel_run_writes_the_single_engine_samples_and_resumes_across_modes(
         local_ray: Any, tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
     single = run_checkpoint(_cfg(tiny_model, tiny_data, tmp_path / "single"))
@@ -82,6 +86,7 @@ def test_data_parallel_run_writes_the_single_engine_samples_and_resumes_across_m
     assert _key(RunDir(part).read_samples()) == _key(a)
 
 
+@pytest.mark.slow
 def test_fixed_batches_on_replicas_write_the_single_engine_samples(
         local_ray: Any, tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
     # each batch whole on one replica, three batches over two replicas, gathered back in order

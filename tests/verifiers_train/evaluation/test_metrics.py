@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from verifiers_train.evaluation import _metrics
 from verifiers_train.evaluation._metrics import (
@@ -85,7 +86,7 @@ answers = st.lists(st.one_of(st.none(), st.tuples(st.sampled_from([Fraction(1, 2
                    min_size=1, max_size=8)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(answers, st.data())
 def test_majority_vote_groups_equivalent_spellings_and_matches_brute_force(
         drawn: list[tuple[Fraction, int] | None], data: st.DataObject) -> None:
@@ -194,7 +195,7 @@ def test_paired_difference_uses_shared_problems_only() -> None:
     assert same is not None and same["difference"] == 0 and same["ci95"] == [0.0, 0.0]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=20, max_size=80),
        st.lists(st.booleans(), min_size=80, max_size=80))
 def test_paired_interval_holds_the_change(base_scores: list[float], lift: list[bool]) -> None:

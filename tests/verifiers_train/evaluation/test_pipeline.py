@@ -153,6 +153,7 @@ def long_run(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
     return out
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_of_the_cli(long_run: Path, tiny_model: Path, tmp_path: Path) -> None:
     out = tmp_path / "killed"
     cmd = _long_cli(tiny_model, out)
@@ -167,6 +168,7 @@ def test_resume_after_sigkill_of_the_cli(long_run: Path, tiny_model: Path, tmp_p
     assert {k: s["response"] for k, s in resumed.items()} == {k: s["response"] for k, s in full.items()}
 
 
+@pytest.mark.slow
 def test_ctrl_c_of_the_cli_prints_the_resume_command(tiny_model: Path, tmp_path: Path) -> None:
     out = tmp_path / "interrupted"
     proc = _start_and_wait_for_samples(_long_cli(tiny_model, out), out / "samples.jsonl", 1, stderr=subprocess.PIPE)

@@ -20,6 +20,8 @@ from verifiers_train.evaluation import EvalConfig, run_checkpoint
 from verifiers_train.evaluation._rundir import RunDir
 
 pytest.importorskip("ray")
+# `ray stop --force` stops every Ray instance on the host: under -n N no other Ray test runs meanwhile
+pytestmark = [pytest.mark.mutex("ray")]
 SRC = str(Path(__file__).resolve().parents[3] / "src")
 
 
@@ -43,6 +45,7 @@ def _key(samples: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
     return {(s["problem_id"], s["sample_index"]): s["response"] for s in samples}
 
 
+@pytest.mark.slow
 def test_engines_run_on_an_existing_cluster_and_write_the_one_engine_samples(
         ray_cluster: None, tiny_model: Path, tiny_data: Path, tmp_path: Path) -> None:
     common = ["--dataset", "arith", "--data", str(tiny_data), "--backend", "hf", "--n", "3", "--temperature", "1.0",
