@@ -645,12 +645,16 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
         return True
     if out == "different":
         return False
-    if out == "agree":  # numerically equal at every point; the CAS confirms when it can decide in time
+    if out == "agree":  # numerically equal, no proof yet: only the CAS's exact zero test can prove it
+        if c.symbolic is None:
+            return False
         try:
             verdict = _symbolic_call(g.text, a.text, c)
         except SymbolicUnavailable:
-            verdict = None
-        return True if verdict is None else verdict
+            return False
+        if verdict is None:
+            raise _Timeout  # no proof in time: never "equal" on numbers alone
+        return verdict
     return _symbolic_equal(g.text, a.text, c)
 
 
