@@ -50,6 +50,7 @@ _CTX = mpmath.MPContext()
 _CTX.prec = PRECISION_BITS
 _LOCAL = threading.local()  # a higher-precision context for one re-check, per thread (contexts are not shared)
 MAX_EXTRA_BITS = 4_096
+ESCALATION_BITS = (0, 512, 1_536, 3_584)  # extra bits tried in turn to show a tiny difference
 POS_INF = _CTX.inf
 NEG_INF = _CTX.ninf
 
@@ -462,9 +463,15 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         if relation is None:
             if proves_equal(g, a):
                 return "equal"
-            # no proof: rounding, or a real difference below 2^-190 (pi + 10^-60); more bits may show it
-            return "different" if _recheck(g, a, extra_bits(g) + extra_bits(a), deadline) == "different" \
-                else "agree"
+            # no proof: rounding, or a real difference below 2^-190 (pi + 10^-60, 1/80!): more bits may show
+            # it. Only a difference that stays put as the precision grows counts; agreement proves nothing.
+            base = extra_bits(g) + extra_bits(a)
+            for more in ESCALATION_BITS:
+                if base + more > MAX_EXTRA_BITS:
+                    break
+                if _recheck(g, a, base + more, deadline) == "different":
+                    return "different"
+            return "agree"
         return "unknown"
     exact_mode = is_rational_tree(g) and is_rational_tree(a)
     cx = has_imaginary(g) or has_imaginary(a)
