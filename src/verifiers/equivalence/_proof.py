@@ -171,6 +171,15 @@ class _Canon:
             if e is not None and base is not None and base > 0:  # 8^{2/3}, 2^{1/2}
                 return self._rational_root(base ** e.numerator if e > 0 else 1 / base ** -e.numerator,
                                            e.denominator)
+            if e is not None:  # f^{p/q} = (f^{1/q})^p, the root of the base as an atom
+                root = self.rat(("root", node[1], ("num", Fraction(e.denominator), False)))
+                k = abs(e.numerator)
+                pn, pd = self.power(root[0], k), self.power(root[1], k)
+                return (pd, pn) if e < 0 else (pn, pd)
+            if node[1] == ("const", "e") or (base is not None and base > 0):
+                split = self._exponential(node)
+                if split is not None:
+                    return split
             return self._atom("pow", node)
         if kind == "root":
             index = _rational_constant(node[2])
@@ -200,9 +209,68 @@ class _Canon:
                     den = self.mul(den, self.mul({(): Fraction(j + 1)}, d1))
                 return num, den
             return self._atom("binom", node)
+        if kind == "fn" and node[1] == "ln" or kind == "log":
+            split = self._logarithm(node)
+            if split is not None:
+                return split
         if kind in ("fn", "log", "fact"):
             return self._atom(kind, node)
         raise Refused(kind)
+
+    def _exponential(self, node: Node) -> tuple[Poly, Poly] | None:
+        """``b^{f}`` (``b = e`` or a positive rational) with ``f`` a polynomial of integer coefficients, as the
+        product of ``(b^{m})^{c}`` over its terms ``c m`` (true for every real or complex ``f``): ``e^{5x}e^{3x}``
+        and ``e^{8x}`` then share one form. ``None`` for any other exponent."""
+        num, den = self.rat(node[2])
+        if den != {(): Fraction(1)} or any(c.denominator != 1 for c in num.values()):
+            return None
+        out: tuple[Poly, Poly] = ({(): Fraction(1)}, {(): Fraction(1)})
+        base_key = self.key(node[1])
+        for m, c in sorted(num.items()):
+            k = abs(c.numerator)
+            if not m:
+                factor = self.rat(("pow", node[1], ("num", Fraction(k), False)))
+            else:
+                key = f"pow({base_key},{_poly_key({m: Fraction(1)}, Fraction(1))})"
+                factor = self.power({((key, 1),): Fraction(1)}, k), {(): Fraction(1)}
+            if c < 0:
+                factor = factor[1], factor[0]
+            out = self.mul(out[0], factor[0]), self.mul(out[1], factor[1])
+        return out
+
+    def _logarithm(self, node: Node) -> tuple[Poly, Poly] | None:
+        """``\\ln(c f)`` with ``c`` a positive rational: ``\\sum e_p \\ln p + \\ln f`` over the primes of ``c`` (the
+        same real domain on both sides: ``c f > 0`` exactly where ``f > 0``); ``\\log_b x = \\ln x / \\ln b``.
+        ``None`` when no rule applies."""
+        if node[0] == "log":
+            if node[1] is None:
+                return None
+            (n1, d1), (n2, d2) = self._ln(node[2]), self._ln(node[1])
+            if not n2:
+                return None
+            return self.mul(n1, d2), self.mul(d1, n2)
+        return self._ln(node[2])
+
+    def _ln(self, arg: Node) -> tuple[Poly, Poly]:
+        num, den = self.rat(arg)
+        one: Poly = {(): Fraction(1)}
+        if den == one and len(num) == 1:
+            (m, c), = num.items()
+            if c > 0 and c != 1:
+                out: Poly = {}
+                for p, e in _factor(c):
+                    out = self.add(out, {((f"ln:{p}", 1),): Fraction(e)})
+                if m:
+                    rest = self._ln_atom({m: Fraction(1)}, one)
+                    out = self.add(out, rest)
+                return out, one
+            if c == 1 and not m:
+                return {}, one
+        return self._ln_atom(num, den), one
+
+    def _ln_atom(self, num: Poly, den: Poly) -> Poly:
+        lead = den[min(den)] if den else Fraction(1)
+        return {((f"ln({_poly_key(num, lead)}/{_poly_key(den, lead)})", 1),): Fraction(1)}
 
     def _rational_root(self, r: Fraction, n: int) -> tuple[Poly, Poly]:
         """``r^{1/n}`` (``r > 0``) as a rational times a product of roots of primes (trial division only)."""
@@ -256,6 +324,24 @@ class _Canon:
 
 def _poly_key(p: Poly, scale: Fraction) -> str:
     return "+".join(f"{c / scale}*{'.'.join(f'{a}^{e}' for a, e in m)}" for m, c in sorted(p.items()))
+
+
+def _factor(c: Fraction) -> list[tuple[int, int]]:
+    """``c > 0`` as ``[(p, e)]`` with ``c = prod p^e`` (trial division; an unfactored cofactor kept whole)."""
+    out: list[tuple[int, int]] = []
+    for part, sign in ((c.numerator, 1), (c.denominator, -1)):
+        if part.bit_length() > 4096:
+            raise Refused("too large to factor")
+        for p in _SMALL_PRIMES:
+            k = 0
+            while part % p == 0:
+                part //= p
+                k += 1
+            if k:
+                out.append((p, sign * k))
+        if part > 1:
+            out.append((part, sign))
+    return out
 
 
 def _mono_mul(a: Mono, b: Mono) -> Mono:
