@@ -200,11 +200,11 @@ class _Canon:
                 self.reductions[key] = (n, rn)
             return {((key, 1),): Fraction(1)}, one
         if kind == "binom":
-            k = _rational_constant(node[2])
-            if k is not None and k.denominator == 1 and 0 <= k <= 64:
+            lower = _rational_constant(node[2])
+            if lower is not None and lower.denominator == 1 and 0 <= lower <= 64:
                 n1, d1 = self.rat(node[1])
                 num, den = one, one
-                for j in range(int(k)):  # n (n-1) ... (n-k+1) / k!
+                for j in range(int(lower)):  # n (n-1) ... (n-k+1) / k!
                     num = self.mul(num, self.sub(n1, self.mul({(): Fraction(j)}, d1)))
                     den = self.mul(den, self.mul({(): Fraction(j + 1)}, d1))
                 return num, den
