@@ -118,3 +118,23 @@ def test_exact_decimals_still_equal() -> None:
     assert math.score("\\boxed{\\frac{1.5}{2}}", "\\frac{3}{4}").correct
     assert math.score("\\boxed{0.75}", "\\frac{3}{4}").correct
     assert Fraction(3, 4) == Fraction("0.75")
+
+
+@pytest.mark.parametrize(("response", "gold", "want"), [
+    ("y=2x+1", "2x-y+1=0", "correct"),  # proportional sides, proved with the exact ratio
+    ("x^2+y^2=1", "2x^2+2y^2-2=0", "correct"),
+    ("y=2x+1", "2x-y-1=0", "incorrect"),
+    ("y=\\sin x", "y-\\sin x=0", "correct"),
+])
+def test_equations_are_proved_proportional(response: str, gold: str, want: str) -> None:
+    assert math.score(f"\\boxed{{{response}}}", gold).status == want
+
+
+def test_an_equation_with_an_irrational_ratio_is_proved_by_the_cas() -> None:
+    from verifiers.equivalence import _cas
+
+    assert _cas.equal("x=\\frac{y}{\\sqrt{2}}", "y=\\sqrt{2}x", 1e-9)
+    assert not _cas.equal("x=\\frac{y}{\\sqrt{3}}", "y=\\sqrt{2}x", 1e-9)
+    assert not _cas.equal("12", "\\int_0^1 11.99999999\\,dx", 1e-9)  # the decimal is exact in the CAS too
+    assert not _cas.equal("x^2", "x^2+\\max(0, x-10^{7})", 1e-9)
+    assert _cas.equal("\\sin^2 x", "1-\\cos^2 x", 1e-9)

@@ -58,7 +58,9 @@ def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
         dg, da = g.lhs - g.rhs, a.lhs - a.rhs  # type: ignore[union-attr]
         if isinstance(g, Eq):  # equations match up to a non-zero constant factor
             ratio = sympy.simplify(dg / da) if da != 0 else None
-            return ratio is not None and ratio.is_number and ratio != 0 or _expr_equal(dg, da, rel_tol)
+            if ratio is not None and ratio.is_number and ratio != 0:
+                return True
+            return _proportional(dg, da) or _expr_equal(dg, da, rel_tol)
         return _expr_equal(dg, da, rel_tol)
     if isinstance(g, MatrixBase) or isinstance(a, MatrixBase):
         if not (isinstance(g, MatrixBase) and isinstance(a, MatrixBase)) or g.shape != a.shape:
@@ -71,6 +73,16 @@ def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
     if isinstance(g, Expr) and isinstance(a, Expr):
         return _expr_equal(g, a, rel_tol)
     return False
+
+
+def _proportional(f: Expr, h: Expr) -> bool:
+    """``f = r h`` exactly, ``r`` the exact (non-zero) ratio at one rational point: proved by the exact zero test."""
+    point = {v: sympy.Rational(7919 + 31 * k, 113 + 17 * k) for k, v in enumerate(sorted(h.free_symbols, key=str))}
+    hv = sympy.simplify(h.subs(point))
+    if hv == 0 or not hv.is_number:
+        return False
+    r = sympy.simplify(f.subs(point) / hv)
+    return bool(r != 0 and r.is_number and sympy.simplify(sympy.expand(f - r * h)) == 0)
 
 
 def _evaluated(x: Basic) -> Basic:
