@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-MAX_TOKENS = 800
+MAX_TOKENS = 4000
 MAX_DEPTH = 100
 
 Node = tuple[Any, ...]

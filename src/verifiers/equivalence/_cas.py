@@ -12,6 +12,7 @@ an undefined value (``zoo``, ``nan``) equals nothing: a relative-tolerance test 
 from __future__ import annotations
 
 import random
+import re
 
 import sympy
 from sympy import Basic, Eq, Expr, MatrixBase, Rel
@@ -21,11 +22,6 @@ try:
 except ImportError:  # pragma: no cover - depends on the install
     _latex2sympy = None
 
-_SAMPLES = 6  # random points for expressions in variables
-# Two exact expressions (no decimals) must agree to this relative precision, evaluated at _DIGITS digits
-# (pi + e^{-200} is not pi); the configured rel_tol applies only when a side holds a decimal approximation.
-_DIGITS = 320
-EXACT_REL_TOL = sympy.Float("1e-300", 320)
 
 
 _CONSTANTS = {sympy.Symbol("i"): sympy.I, sympy.Symbol("e"): sympy.E}
@@ -45,8 +41,8 @@ def parse(text: str) -> Basic:
 
 
 def equal(gold: str, answer: str, rel_tol: float) -> bool:
-    """Whether two normalized answers are mathematically equal (worker-side)."""
-    return objects_equal(parse(gold), parse(answer), rel_tol)
+    """Whether two normalized answers are proved mathematically equal (worker-side)."""
+    return objects_equal(parse(exact_decimals(gold)), parse(exact_decimals(answer)), rel_tol)
 
 
 def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
@@ -62,7 +58,9 @@ def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
         dg, da = g.lhs - g.rhs, a.lhs - a.rhs  # type: ignore[union-attr]
         if isinstance(g, Eq):  # equations match up to a non-zero constant factor
             ratio = sympy.simplify(dg / da) if da != 0 else None
-            return ratio is not None and ratio.is_number and ratio != 0 or _expr_equal(dg, da, rel_tol)
+            if ratio is not None and ratio.is_number and ratio != 0:
+                return True
+            return _proportional(dg, da) or _expr_equal(dg, da, rel_tol)
         return _expr_equal(dg, da, rel_tol)
     if isinstance(g, MatrixBase) or isinstance(a, MatrixBase):
         if not (isinstance(g, MatrixBase) and isinstance(a, MatrixBase)) or g.shape != a.shape:
@@ -75,6 +73,16 @@ def objects_equal(g: Basic, a: Basic, rel_tol: float) -> bool:
     if isinstance(g, Expr) and isinstance(a, Expr):
         return _expr_equal(g, a, rel_tol)
     return False
+
+
+def _proportional(f: Expr, h: Expr) -> bool:
+    """``f = r h`` exactly, ``r`` the exact (non-zero) ratio at one rational point: proved by the exact zero test."""
+    point = {v: sympy.Rational(7919 + 31 * k, 113 + 17 * k) for k, v in enumerate(sorted(h.free_symbols, key=str))}
+    hv = sympy.simplify(h.subs(point))
+    if hv == 0 or not hv.is_number:
+        return False
+    r = sympy.simplify(f.subs(point) / hv)
+    return bool(r != 0 and r.is_number and sympy.simplify(sympy.expand(f - r * h)) == 0)
 
 
 def _evaluated(x: Basic) -> Basic:
@@ -96,6 +104,10 @@ def _non_finite(x: Expr) -> bool:
 
 
 def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
+    """Equal only by an exact argument: the difference is zero after sympy's exact simplification (variables
+    read as real), or, for an algebraic constant, its minimal polynomial is ``x``. Numbers are used only to
+    stop early when the two sides clearly differ; agreement of numbers proves nothing (``rel_tol`` is unused:
+    decimals reach the CAS as exact rationals, see `exact_decimals`)."""
     if _non_finite(g) or _non_finite(a):
         # |a - b| <= tol * max(|a|, |b|) holds whenever a side is infinite: infinities equal only themselves
         return not _undefined(g) and g == a
@@ -104,38 +116,42 @@ def _expr_equal(g: Expr, a: Expr, rel_tol: float) -> bool:
         return True
     if diff.is_Rational:  # sympy already cancelled it exactly: 10^{10^{10}} + 1 - 10^{10^{10}} = 1
         return False
-    free = diff.free_symbols
-    if not free:
-        decimal = g.has(sympy.Float) or a.has(sympy.Float)
-        digits = 50 if decimal else _DIGITS
-        vg, va = sympy.N(g, digits), sympy.N(a, digits)
-        if not (vg.is_number and va.is_number) or _non_finite(vg) or _non_finite(va):
-            return False
-        tol = rel_tol if decimal else EXACT_REL_TOL
-        scale = max(abs(vg), abs(va))
-        return bool(abs(vg - va) <= tol * scale) if scale != 0 else True
+    real = {s: sympy.Symbol(s.name, real=True) for s in diff.free_symbols if isinstance(s, sympy.Symbol)}
+    if real:
+        diff = diff.xreplace(real)
+    if _clearly_nonzero(diff):
+        return False
     if sympy.simplify(diff) == 0:
         return True
-    # Expressions in variables: agree at random points of both signs and several scales (rational points
-    # avoid branch-cut ties), to 50 digits; rel_tol only when a side holds a decimal approximation. As in the
-    # in-process check, a point outside a side's real domain (log of a negative) is skipped, never decides.
-    rng = random.Random(0)
-    symbols = sorted(free, key=str)
-    tol = rel_tol if (g.has(sympy.Float) or a.has(sympy.Float)) else EXACT_REL_TOL
-    real = not (g.has(sympy.I) or a.has(sympy.I))
-    agreed = 0
-    for k in range(4 * _SAMPLES):
-        point = {s: sympy.Rational(rng.choice((-1, 1)) * rng.randint(1, 997) * 10 ** (k % 3 * 2), rng.randint(1, 97))
-                 for s in symbols}
-        vg, va = sympy.N(g.subs(point), _DIGITS), sympy.N(a.subs(point), _DIGITS)
-        if not (vg.is_number and va.is_number) or _non_finite(vg) or _non_finite(va):
-            continue
-        if real and (sympy.im(vg) != 0 or sympy.im(va) != 0):
-            continue
-        scale = max(abs(vg), abs(va), sympy.Float(1e-30))
-        if abs(vg - va) > tol * scale:
+    if not diff.free_symbols and not diff.has(sympy.Float):
+        try:
+            x = sympy.Dummy("x")
+            return bool(sympy.minimal_polynomial(diff, x) == x)
+        except (NotImplementedError, ValueError, sympy.polys.polyerrors.PolynomialError):
             return False
-        agreed += 1
-        if agreed >= _SAMPLES:
-            return True
     return False
+
+
+def _clearly_nonzero(diff: Expr) -> bool:
+    """A quick look, never a proof of equality: the difference evaluates to a non-zero number with its
+    digits certain (sympy raises the working precision until they are; ``strict``), at a rational point when
+    it has variables. Used only to skip the exact test for answers that are plainly different."""
+    rng = random.Random(0)
+    point = {s: sympy.Rational(rng.randint(1, 997), rng.randint(1, 97)) for s in diff.free_symbols}
+    try:
+        v = diff.subs(point).evalf(15, strict=True, maxn=4000)
+    except Exception:  # noqa: BLE001 - no certain digits (a true zero, or too costly): no shortcut
+        return False
+    return bool(v.is_number and not _non_finite(v) and v != 0)
+
+
+_DECIMAL = re.compile(r"(?<![\\\w.])(\d*)\.(\d+)(?![\d.])")
+
+
+def exact_decimals(text: str) -> str:
+    """Every decimal in a LaTeX answer as the exact rational it writes (``12.00000001`` ->
+    ``(\\frac{1200000001}{100000000})``), so a decimal inside ``\\int`` or ``\\lim`` is compared exactly."""
+    def repl(m: re.Match[str]) -> str:
+        whole, frac = m.group(1) or "0", m.group(2)
+        return f"(\\frac{{{int(whole + frac)}}}{{{10 ** len(frac)}}})"
+    return _DECIMAL.sub(repl, text)

@@ -44,6 +44,7 @@ from verifiers.answers._typed import (
     parse_answer,
 )
 from verifiers.equivalence import _expr_eval as ev
+from verifiers.equivalence._proof import proves_proportional
 
 Verdict = Literal["equal", "different", "timeout"]
 _T = TypeVar("_T")
@@ -218,10 +219,36 @@ def _same_solutions(g: Eq, a: Eq, c: _Ctx) -> bool | None:
     dg, da = ("sub", trees[0], trees[1]), ("sub", trees[2], trees[3])
     out = ev.sample_compare(dg, da, 0.0, relation=ev.ratio_relation(),
                             seed_text=f"{_text(g.sides[0])}={_text(a.sides[0])}", deadline=c.deadline)
-    if out in ("equal", "agree"):
-        return True
     if out == "different":
         return False
+    if out not in ("equal", "agree"):
+        return None
+    # proportional at every point proves nothing: prove dg = r da with r the exact ratio at one point
+    ratio = _exact_ratio(dg, da)
+    if ratio is not None and proves_proportional(dg, da, ratio):
+        return True
+    if c.symbolic is None:
+        return None
+    texts = [_text(s) for s in sides]
+    if not all(texts):
+        return None
+    verdict = _symbolic_call(f"{texts[0]}={texts[1]}", f"{texts[2]}={texts[3]}", c)
+    if verdict is None:
+        raise _Timeout  # no proof in time
+    return verdict
+
+
+def _exact_ratio(f: Node, h: Node) -> Fraction | None:
+    """``f / h`` at the first of a few rational points where both are exact and ``h`` is not zero."""
+    names = sorted(free_symbols(f) | free_symbols(h))
+    for k in range(1, 6):
+        point = {n: Fraction(7919 * k + 31 * j, 113 + 17 * j) for j, n in enumerate(names)}
+        try:
+            vf, vh = ev.exact(f, point), ev.exact(h, point)
+        except (ev.Inexact, ev.Undefined):
+            continue
+        if vh != 0:
+            return vf / vh
     return None
 
 
@@ -645,12 +672,16 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
         return True
     if out == "different":
         return False
-    if out == "agree":  # numerically equal at every point; the CAS confirms when it can decide in time
+    if out == "agree":  # numerically equal, no proof yet: only the CAS's exact zero test can prove it
+        if c.symbolic is None:
+            return False
         try:
             verdict = _symbolic_call(g.text, a.text, c)
         except SymbolicUnavailable:
-            verdict = None
-        return True if verdict is None else verdict
+            return False
+        if verdict is None:
+            raise _Timeout  # no proof in time: never "equal" on numbers alone
+        return verdict
     return _symbolic_equal(g.text, a.text, c)
 
 

@@ -34,6 +34,7 @@ from typing import Any, Literal
 import mpmath
 
 from verifiers.answers._latex_expr import Node, free_symbols, subtrees
+from verifiers.equivalence._proof import proves_equal
 
 POINTS = 5
 MAX_ATTEMPTS = 40
@@ -49,6 +50,7 @@ _CTX = mpmath.MPContext()
 _CTX.prec = PRECISION_BITS
 _LOCAL = threading.local()  # a higher-precision context for one re-check, per thread (contexts are not shared)
 MAX_EXTRA_BITS = 4_096
+ESCALATION_BITS = (0, 512, 1_536, 3_584)  # extra bits tried in turn to show a tiny difference
 POS_INF = _CTX.inf
 NEG_INF = _CTX.ninf
 
@@ -458,8 +460,18 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
             return "equal"
         if out == "agree" and rel_tol > 0:
             return "equal"  # a decimal approximation within rel_tol (1.41421356237 vs sqrt(2))
-        if relation is None:  # rounding, or a real difference below 2^-190 (pi + 10^-60): look again
-            return _recheck(g, a, extra_bits(g) + extra_bits(a), deadline)
+        if relation is None:
+            if proves_equal(g, a):
+                return "equal"
+            # no proof: rounding, or a real difference below 2^-190 (pi + 10^-60, 1/80!): more bits may show
+            # it. Only a difference that stays put as the precision grows counts; agreement proves nothing.
+            base = extra_bits(g) + extra_bits(a)
+            for more in ESCALATION_BITS:
+                if base + more > MAX_EXTRA_BITS:
+                    break
+                if _recheck(g, a, base + more, deadline) == "different":
+                    return "different"
+            return "agree"
         return "unknown"
     exact_mode = is_rational_tree(g) and is_rational_tree(a)
     cx = has_imaginary(g) or has_imaginary(a)
@@ -513,13 +525,13 @@ def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], 
             return "unknown"
         good += 1
         if good >= POINTS:
-            if exact_mode:
+            if relation is not None:
+                return "agree"  # the caller proves the relation (or does not accept it)
+            if proves_equal(g, a):
                 return "equal"
-            if relation is None and _recheck(g, a, extra, deadline, env) != "equal":
-                # equal values at 256 bits that move apart with more bits: precision was lost
-                # (sin(10^{100}x) vs sin(10^{100}x + 1)); never accept them on numbers
-                return "unknown"
-            return "agree"
+            if not exact_mode and _recheck(g, a, extra, deadline, env) == "different":
+                return "different"
+            return "agree"  # equal values at every point prove nothing: the CAS must prove it
     return "unknown"
 
 

@@ -1,0 +1,384 @@
+"""Proofs of equality by canonical form: both expressions as rational functions over Q in "atoms".
+
+An expression tree (``verifiers.answers._latex_expr``) is rewritten, in exact rational arithmetic, as a
+quotient ``p / q`` of polynomials whose indeterminates are atoms: variables, ``\\pi``, ``e``, ``i``, roots of
+primes, and every other sub-expression that is not a rational operation (``\\sin(x)``, ``\\lfloor x/2\\rfloor``,
+``e^{x}``, ``\\ln 3``), named by the canonical form of its argument. Some atoms satisfy a relation that is
+applied as a reduction: ``i^2 = -1``, ``\\sqrt[n]{p}^n = p``, ``\\sqrt[n]{f}^n = f``.
+
+The rule, and why it is a proof: ``p1/q1 = p2/q2`` is proved when ``p1 q2 - p2 q1`` is the zero polynomial
+after the reductions. Each reduction is a ring homomorphism to a quotient ring through which evaluation at
+any point factors, so the values satisfy ``p1 q2 = p2 q1`` wherever the atoms have values; where both
+denominators are non-zero the two expressions are then equal. Atoms are never assumed independent for a
+"different" verdict: a form that does not cancel proves nothing (``\\sin^2 x + \\cos^2 x`` vs ``1`` is left to
+the CAS). Work is bounded (``MAX_TERMS`` terms, ``MAX_POWER``): beyond it the proof is refused, never guessed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from verifiers.answers._latex_expr import Node
+
+MAX_TERMS = 3_000
+MAX_POWER = 256
+MAX_STEPS = 5_000
+MAX_COEFF_BITS = 20_000
+_SMALL_PRIMES = tuple(p for p in range(2, 1000) if all(p % d for d in range(2, int(p**0.5) + 1)))
+
+Mono = tuple[tuple[str, int], ...]
+Poly = dict[Mono, Fraction]
+
+
+class Refused(Exception):
+    """No canonical form within the budget (or an operation outside the rules)."""
+
+
+def proves_equal(a: Node, b: Node) -> bool:
+    """Whether ``a`` and ``b`` are equal by canonical form (``False``: not proved, which proves nothing)."""
+    try:
+        c = _Canon()
+        na, da = c.rat(a)
+        nb, db = c.rat(b)
+        return not c.sub(c.mul(na, db), c.mul(nb, da))
+    except (Refused, RecursionError, ZeroDivisionError, OverflowError, ValueError):
+        return False
+
+
+def proves_proportional(a: Node, b: Node, ratio: Fraction) -> bool:
+    """Whether ``a = ratio * b`` identically (equations ``a = 0`` and ``b = 0`` then have the same solutions)."""
+    return proves_equal(a, ("mul", ("num", ratio, False), b))
+
+
+class _Canon:
+    def __init__(self) -> None:
+        self.reductions: dict[str, tuple[int, Poly]] = {"i": (2, {(): Fraction(-1)})}
+        self.memo: dict[Node, tuple[Poly, Poly]] = {}  # each sub-tree once: nested roots name their arguments
+        self.steps = 0
+
+    def rat(self, node: Node) -> tuple[Poly, Poly]:
+        done = self.memo.get(node)
+        if done is None:
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise Refused("too many steps")
+            done = self.memo[node] = self._rat(node)
+        return done
+
+    # ---------------------------------------------------------------- polynomial arithmetic
+
+    def add(self, p: Poly, q: Poly, sign: int = 1) -> Poly:
+        out = dict(p)
+        for m, c in q.items():
+            v = out.get(m, Fraction(0)) + sign * c
+            if v:
+                out[m] = v
+            else:
+                out.pop(m, None)
+        if len(out) > MAX_TERMS:
+            raise Refused("too many terms")
+        return out
+
+    def sub(self, p: Poly, q: Poly) -> Poly:
+        return self.add(p, q, -1)
+
+    def mul(self, p: Poly, q: Poly) -> Poly:
+        self.steps += len(p) * len(q)
+        if len(p) * len(q) > 8 * MAX_TERMS or self.steps > 50 * MAX_STEPS:
+            raise Refused("product too large")
+        out: Poly = {}
+        for m1, c1 in p.items():
+            for m2, c2 in q.items():
+                for m, c in self._reduce(_mono_mul(m1, m2), c1 * c2).items():
+                    v = out.get(m, Fraction(0)) + c
+                    if v:
+                        out[m] = v
+                    else:
+                        out.pop(m, None)
+        if len(out) > MAX_TERMS:
+            raise Refused("too many terms")
+        for c in out.values():
+            if c.numerator.bit_length() + c.denominator.bit_length() > MAX_COEFF_BITS:
+                raise Refused("coefficients too large")
+        return out
+
+    def _reduce(self, m: Mono, c: Fraction) -> Poly:
+        """The monomial ``c * m`` with every reducible atom's exponent below its index."""
+        for k, (atom, e) in enumerate(m):
+            red = self.reductions.get(atom)
+            if red is not None and e >= red[0]:
+                n, value = red
+                rest = m[:k] + (((atom, e - n),) if e > n else ()) + m[k + 1:]
+                out: Poly = {}
+                for vm, vc in value.items():
+                    for rm, rc in self._reduce(_mono_mul(rest, vm), c * vc).items():
+                        out[rm] = out.get(rm, Fraction(0)) + rc
+                return {x: y for x, y in out.items() if y}
+        return {m: c}
+
+    def power(self, p: Poly, n: int) -> Poly:
+        if n > MAX_POWER:
+            raise Refused("power too large")
+        out: Poly = {(): Fraction(1)}
+        base = p
+        while n:
+            if n & 1:
+                out = self.mul(out, base)
+            n >>= 1
+            if n:
+                base = self.mul(base, base)
+        return out
+
+    # ---------------------------------------------------------------- trees to rational functions
+
+    def _rat(self, node: Node) -> tuple[Poly, Poly]:
+        kind = node[0]
+        one: Poly = {(): Fraction(1)}
+        if kind == "num":
+            return ({(): node[1]} if node[1] else {}), one
+        if kind == "sym":
+            return {(("s:" + node[1], 1),): Fraction(1)}, one
+        if kind == "const":
+            if node[1] == "inf":
+                raise Refused("infinity")
+            return {((node[1], 1),): Fraction(1)}, one
+        if kind in ("add", "sub"):
+            (n1, d1), (n2, d2) = self.rat(node[1]), self.rat(node[2])
+            if d1 == d2:
+                return self.add(n1, n2, 1 if kind == "add" else -1), d1
+            return self.add(self.mul(n1, d2), self.mul(n2, d1), 1 if kind == "add" else -1), self.mul(d1, d2)
+        if kind == "neg":
+            n1, d1 = self.rat(node[1])
+            return {m: -c for m, c in n1.items()}, d1
+        if kind == "mul":
+            (n1, d1), (n2, d2) = self.rat(node[1]), self.rat(node[2])
+            return self.mul(n1, n2), self.mul(d1, d2)
+        if kind == "div":
+            (n1, d1), (n2, d2) = self.rat(node[1]), self.rat(node[2])
+            if not n2:
+                raise Refused("division by zero")
+            return self.mul(n1, d2), self.mul(d1, n2)
+        if kind == "pow":
+            e = _rational_constant(node[2])
+            if e is not None and e.denominator == 1:
+                n1, d1 = self.rat(node[1])
+                k = abs(e.numerator)
+                if e < 0 and not n1:
+                    raise Refused("zero to a negative power")
+                pn, pd = self.power(n1, k), self.power(d1, k)
+                return (pd, pn) if e < 0 else (pn, pd)
+            base = _rational_constant(node[1])
+            if e is not None and base is not None and base > 0:  # 8^{2/3}, 2^{1/2}
+                return self._rational_root(base ** e.numerator if e > 0 else 1 / base ** -e.numerator,
+                                           e.denominator)
+            if e is not None:  # f^{p/q} = (f^{1/q})^p, the root of the base as an atom
+                root = self.rat(("root", node[1], ("num", Fraction(e.denominator), False)))
+                k = abs(e.numerator)
+                pn, pd = self.power(root[0], k), self.power(root[1], k)
+                return (pd, pn) if e < 0 else (pn, pd)
+            if node[1] == ("const", "e") or (base is not None and base > 0):
+                split = self._exponential(node)
+                if split is not None:
+                    return split
+            return self._atom("pow", node)
+        if kind == "root":
+            index = _rational_constant(node[2])
+            if index is None or index.denominator != 1 or not 2 <= index <= 64:
+                raise Refused("root index")
+            n = int(index)
+            radicand = _rational_constant(node[1])
+            if radicand is not None:
+                if radicand < 0:
+                    if n % 2 == 0:
+                        raise Refused("even root of a negative number")
+                    num, den = self._rational_root(-radicand, n)
+                    return {m: -c for m, c in num.items()}, den
+                return self._rational_root(radicand, n)
+            key = f"root{n}({self.key(node[1])})"
+            rn, rd = self.rat(node[1])
+            if rd == one:  # sqrt(f)^2 = f for a polynomial f
+                self.reductions[key] = (n, rn)
+            return {((key, 1),): Fraction(1)}, one
+        if kind == "binom":
+            lower = _rational_constant(node[2])
+            if lower is not None and lower.denominator == 1 and 0 <= lower <= 64:
+                n1, d1 = self.rat(node[1])
+                num, den = one, one
+                for j in range(int(lower)):  # n (n-1) ... (n-k+1) / k!
+                    num = self.mul(num, self.sub(n1, self.mul({(): Fraction(j)}, d1)))
+                    den = self.mul(den, self.mul({(): Fraction(j + 1)}, d1))
+                return num, den
+            return self._atom("binom", node)
+        if kind == "fn" and node[1] == "ln" or kind == "log":
+            split = self._logarithm(node)
+            if split is not None:
+                return split
+        if kind in ("fn", "log", "fact"):
+            return self._atom(kind, node)
+        raise Refused(kind)
+
+    def _exponential(self, node: Node) -> tuple[Poly, Poly] | None:
+        """``b^{f}`` (``b = e`` or a positive rational) with ``f`` a polynomial of integer coefficients, as the
+        product of ``(b^{m})^{c}`` over its terms ``c m`` (true for every real or complex ``f``): ``e^{5x}e^{3x}``
+        and ``e^{8x}`` then share one form. ``None`` for any other exponent."""
+        num, den = self.rat(node[2])
+        if den != {(): Fraction(1)} or any(c.denominator != 1 for c in num.values()):
+            return None
+        out: tuple[Poly, Poly] = ({(): Fraction(1)}, {(): Fraction(1)})
+        base_key = self.key(node[1])
+        for m, c in sorted(num.items()):
+            k = abs(c.numerator)
+            if not m:
+                factor = self.rat(("pow", node[1], ("num", Fraction(k), False)))
+            else:
+                key = f"pow({base_key},{_poly_key({m: Fraction(1)}, Fraction(1))})"
+                factor = self.power({((key, 1),): Fraction(1)}, k), {(): Fraction(1)}
+            if c < 0:
+                factor = factor[1], factor[0]
+            out = self.mul(out[0], factor[0]), self.mul(out[1], factor[1])
+        return out
+
+    def _logarithm(self, node: Node) -> tuple[Poly, Poly] | None:
+        """``\\ln(c f)`` with ``c`` a positive rational: ``\\sum e_p \\ln p + \\ln f`` over the primes of ``c`` (the
+        same real domain on both sides: ``c f > 0`` exactly where ``f > 0``); ``\\log_b x = \\ln x / \\ln b``.
+        ``None`` when no rule applies."""
+        if node[0] == "log":
+            if node[1] is None:
+                return None
+            (n1, d1), (n2, d2) = self._ln(node[2]), self._ln(node[1])
+            if not n2:
+                return None
+            return self.mul(n1, d2), self.mul(d1, n2)
+        return self._ln(node[2])
+
+    def _ln(self, arg: Node) -> tuple[Poly, Poly]:
+        num, den = self.rat(arg)
+        one: Poly = {(): Fraction(1)}
+        if den == one and len(num) == 1:
+            (m, c), = num.items()
+            if c > 0 and c != 1:
+                out: Poly = {}
+                for p, e in _factor(c):
+                    out = self.add(out, {((f"ln:{p}", 1),): Fraction(e)})
+                if m:
+                    rest = self._ln_atom({m: Fraction(1)}, one)
+                    out = self.add(out, rest)
+                return out, one
+            if c == 1 and not m:
+                return {}, one
+        return self._ln_atom(num, den), one
+
+    def _ln_atom(self, num: Poly, den: Poly) -> Poly:
+        lead = den[min(den)] if den else Fraction(1)
+        return {((f"ln({_poly_key(num, lead)}/{_poly_key(den, lead)})", 1),): Fraction(1)}
+
+    def _rational_root(self, r: Fraction, n: int) -> tuple[Poly, Poly]:
+        """``r^{1/n}`` (``r > 0``) as a rational times a product of roots of primes (trial division only)."""
+        if r == 0:
+            return {}, {(): Fraction(1)}
+        m = r.numerator * r.denominator ** (n - 1)  # r^{1/n} = (a b^{n-1})^{1/n} / b
+        coeff = Fraction(1, r.denominator)
+        if m.bit_length() > 4096:
+            raise Refused("radicand too large")
+        mono: list[tuple[str, int]] = []
+        for p in _SMALL_PRIMES:
+            if m == 1:
+                break
+            k = 0
+            while m % p == 0:
+                m //= p
+                k += 1
+            if k:
+                coeff *= p ** (k // n)
+                if k % n:
+                    mono.append((f"root{n}:{p}", k % n))
+                    self.reductions[f"root{n}:{p}"] = (n, {(): Fraction(p)})
+        if m > 1:
+            whole = _int_root(m, n)
+            if whole is not None:
+                coeff *= whole
+            else:
+                key = f"root{n}:{m}"  # an unfactored cofactor: still sound, only less canonical
+                mono.append((key, 1))
+                self.reductions[key] = (n, {(): Fraction(m)})
+        return {tuple(sorted(mono)): coeff}, {(): Fraction(1)}
+
+    def _atom(self, kind: str, node: Node) -> tuple[Poly, Poly]:
+        if kind == "fn":
+            key = f"{node[1]}({self.key(node[2])})"
+        elif kind == "log":
+            key = f"log({self.key(node[1])},{self.key(node[2])})"
+        elif kind == "fact":
+            key = f"fact({self.key(node[1])})"
+        else:
+            key = f"{kind}({self.key(node[1])},{self.key(node[2])})"
+        return {((key, 1),): Fraction(1)}, {(): Fraction(1)}
+
+    def key(self, node: Node) -> str:
+        """A canonical name for a sub-expression: its reduced rational function, numerator over denominator
+        scaled so that the denominator's leading coefficient is 1."""
+        num, den = self.rat(node)
+        lead = den[min(den)] if den else Fraction(1)
+        return f"{_poly_key(num, lead)}/{_poly_key(den, lead)}"
+
+
+def _poly_key(p: Poly, scale: Fraction) -> str:
+    return "+".join(f"{c / scale}*{'.'.join(f'{a}^{e}' for a, e in m)}" for m, c in sorted(p.items()))
+
+
+def _factor(c: Fraction) -> list[tuple[int, int]]:
+    """``c > 0`` as ``[(p, e)]`` with ``c = prod p^e`` (trial division; an unfactored cofactor kept whole)."""
+    out: list[tuple[int, int]] = []
+    for part, sign in ((c.numerator, 1), (c.denominator, -1)):
+        if part.bit_length() > 4096:
+            raise Refused("too large to factor")
+        for p in _SMALL_PRIMES:
+            k = 0
+            while part % p == 0:
+                part //= p
+                k += 1
+            if k:
+                out.append((p, sign * k))
+        if part > 1:
+            out.append((part, sign))
+    return out
+
+
+def _mono_mul(a: Mono, b: Mono) -> Mono:
+    if not a:
+        return b
+    if not b:
+        return a
+    d = dict(a)
+    for atom, e in b:
+        d[atom] = d.get(atom, 0) + e
+    return tuple(sorted((k, v) for k, v in d.items() if v))
+
+
+def _rational_constant(node: Node) -> Fraction | None:
+    """The value of a small constant rational tree (``2``, ``-\\frac{1}{2}``), else ``None``."""
+    kind = node[0]
+    if kind == "num":
+        return node[1]  # type: ignore[no-any-return]
+    if kind == "neg":
+        v = _rational_constant(node[1])
+        return None if v is None else -v
+    if kind == "div":
+        a, b = _rational_constant(node[1]), _rational_constant(node[2])
+        return None if a is None or b is None or b == 0 else a / b
+    if kind in ("add", "sub", "mul"):
+        a, b = _rational_constant(node[1]), _rational_constant(node[2])
+        if a is None or b is None:
+            return None
+        return a + b if kind == "add" else a - b if kind == "sub" else a * b
+    return None
+
+
+def _int_root(x: int, n: int) -> int | None:
+    r = round(x ** (1.0 / n)) if x.bit_length() < 1000 else None
+    if r is None:
+        return None
+    for c in (r - 1, r, r + 1):
+        if c > 0 and c**n == x:
+            return c
+    return None
