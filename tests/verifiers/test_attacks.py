@@ -18,7 +18,8 @@ Each case file starts with header lines, then the program:
     # pool: untouched        (optional) no sandbox may be killed, recycled or fail while it runs
     # sibling-before: NAME   (optional) siblings/NAME.py, with the same tests, runs just before it
     # sibling-after: NAME    (optional) ... queued just after it (both on the same sandbox, pipelined)
-    # needs: cgroup          (optional) skipped where the pool has no cgroup (RLIMIT_AS fallback)
+    # needs: cgroup          (optional) skipped where the pool has no cgroup: the case needs max_procs
+    #                        tasks or most of memory_mb in one process (without one they are split)
     # timeout: S             (optional) the program's time limit instead of the pool's 2 s (for cases whose
     #                        expected outcome is not a timeout but whose work takes the kernel a while)
 
@@ -210,8 +211,8 @@ def test_attack(path: Path, pool: CodePool, single_pool: CodePool, host: Host,
     case = load_case(path)
     p = single_pool if case.siblings else pool
     if case.needs == "cgroup" and not p.cgroup_in_force:
-        unavailable("cgroup", f"no cgroup here ({p.limits_in_force}); the documented fallback bounds memory "
-                              "per process")
+        unavailable("cgroup", f"no cgroup here ({p.limits_in_force}); without one, processes share memory_mb "
+                              "through split rlimits, fewer of them")
     marker = "MK" + uuid.uuid4().hex
     tests = [_fill(t, host, marker) for t in case.tests]
     code, setup = _fill(case.code, host, marker), _fill(case.setup, host, marker)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 from verifiers.errors import ConfigError, SandboxError
-from verifiers.sandbox import CodePool, ExecutionResult, _isolation, _uids
+from verifiers.sandbox import CodePool, ExecutionResult, _cgroups, _isolation, _uids
 from verifiers.sandbox._judge import entry_points, plan_test, plan_tests
 
 Unavailable = Callable[[str, str], NoReturn]  # tests/conftest.py's `unavailable` fixture
@@ -245,7 +245,9 @@ def test_child_limits_and_signal_mask(sandbox_ok: None) -> None:
             "            sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, []))]\n")
     with CodePool(workers=1, memory_mb=256) as p:
         r = p.run(code, ["assert limits() == 0"], timeout_s=2.5)
-        assert _got(r) == [(256 << 20, 256 << 20), (3, 3), []]
+        # memory_mb per process under a cgroup; without one, the program's share (`_cgroups.split_limits`)
+        as_bytes = 256 << 20 if p.cgroup_in_force else _cgroups.split_limits(256, p.max_procs).process_bytes
+        assert _got(r) == [(as_bytes, as_bytes), (3, 3), []]
         r = p.run(code, ["assert limits() == 0"], timeout_s=7.0)
         assert _got(r)[1] == (8, 8)
 

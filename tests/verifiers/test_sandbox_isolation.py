@@ -18,7 +18,7 @@ from typing import NoReturn
 import pytest
 
 from verifiers.errors import SandboxError
-from verifiers.sandbox import CodePool, _isolation, _seccomp
+from verifiers.sandbox import CodePool, _cgroups, _isolation, _seccomp
 from verifiers.sandbox import _local as _pool  # the local backend holds the dispatcher
 
 Unavailable = Callable[[str, str], NoReturn]  # tests/conftest.py's `unavailable` fixture
@@ -313,3 +313,90 @@ def test_python_312(sandbox_ok: None, unavailable: Unavailable) -> None:
     out = subprocess.run([py, "-c", script], capture_output=True, text=True, timeout=120, check=False, env=env)
     words = out.stdout.split()
     assert words[:1] == ["20"] and words[-1].startswith("3.12"), out
+
+
+def test_split_limits_share_memory_between_processes() -> None:
+    s = _cgroups.split_limits(512, 32)
+    assert (s.procs, s.process_bytes) == (8, 64 << 20) and s.total_bytes == 512 << 20
+    assert _cgroups.split_limits(4096, 32).procs == 32  # max_procs holds when memory allows it
+    assert _cgroups.split_limits(4096, 32).total_bytes <= 4096 << 20
+    assert _cgroups.split_limits(100, 32).procs == 2  # at least the program and one child
+    assert _cgroups.split_limits(100, 32).total_bytes <= 100 << 20
+    # Below 2 x 32 MB a child could not start: each process keeps 32 MB, the bound is then 64 MB.
+    assert _cgroups.split_limits(32, 8).process_bytes == 32 << 20
+
+
+# Eight children of 300 MB each (the 2.2 GB a program held as a normal user with memory_mb=512 before the
+# split): each child holds its memory until all are forked, and reports whether it got it.
+FORK_HOG = """
+import os
+def held(n, mb):
+    r, w = os.pipe()
+    pids = []
+    for _ in range(n):
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            os.close(w)
+            try:
+                b = b"x" * (mb << 20)
+            except MemoryError:
+                os._exit(1)
+            os.read(r, 1)
+            os._exit(0 if len(b) else 1)
+        pids.append(pid)
+    os.close(w)
+    return sum(os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) == 0 for p in pids)
+"""
+
+
+def test_forked_children_stay_within_memory_mb_without_a_cgroup(sandbox_ok: None) -> None:
+    with CodePool(workers=1, memory_mb=512, cgroup="off") as p:
+        assert p.limits_in_force.startswith("split rlimit: 8 processes and threads x RLIMIT_AS 64 MB"), p.limits_in_force
+        r = p.run(FORK_HOG, ["assert print(held(8, 300)) is None"], timeout_s=20)
+        assert r.passed, r
+        assert int(r.stdout) * 300 <= 512, r  # what the children held together stays within memory_mb
+        # Children that fit in their share all get it: 7 x 40 MB (the program itself is the eighth task).
+        r = p.run(FORK_HOG, ["assert held(7, 40) == 7"], timeout_s=20)
+        assert r.passed, r
+
+
+HONEST = {
+    "multiprocessing.Pool(2)": (("import multiprocessing\ndef sq(x):\n    return x * x\n"
+                                "def run():\n    with multiprocessing.Pool(2) as p:\n"
+                                "        return sum(p.map(sq, range(100)))\n"), "assert run() == 328350"),
+    "stdlib work": (("import collections, itertools, json, re\ndef run():\n"
+                    "    c = collections.Counter(re.findall(r'\\w+', 'a b a c ' * 1000))\n"
+                    "    perms = sorted(itertools.permutations(range(7)))\n"
+                    "    big = [i * i for i in range(1_000_000)]\n"
+                    "    return c['a'], len(perms), json.loads(json.dumps({'k': len(big)}))['k']\n"),
+                    "assert run() == (2000, 5040, 1_000_000)"),
+    "4 threads": (("from concurrent.futures import ThreadPoolExecutor\ndef run():\n"
+                  "    with ThreadPoolExecutor(4) as ex:\n        return sum(ex.map(lambda x: x + 1, range(100)))\n"),
+                  "assert run() == 5050"),
+}
+
+
+@pytest.mark.parametrize("name", list(HONEST))
+def test_honest_programs_pass_under_split_limits(sandbox_ok: None, name: str) -> None:
+    code, test = HONEST[name]
+    with CodePool(workers=1, memory_mb=512, cgroup="off", timeout_s=10) as p:
+        r = p.run(code, [test])
+        assert r.passed, r
+
+
+def test_limits_in_force_names_the_mechanism(sandbox_ok: None, tmp_path: Path) -> None:
+    with CodePool(workers=1, memory_mb=256, cgroup="off") as p:
+        assert p.limits_in_force.startswith("split rlimit: 4 processes and threads x RLIMIT_AS 64 MB = 256 MB")
+        # The fifth task is refused: RLIMIT_NPROC is the split's process count.
+        r = p.run("import threading, time\ndef n():\n    ts = []\n    try:\n        while len(ts) < 10:\n"
+                  "            t = threading.Thread(target=time.sleep, args=(0.5,))\n            t.start()\n"
+                  "            ts.append(t)\n    except RuntimeError:\n        pass\n    return len(ts)\n",
+                  ["assert n() == 3"])
+        assert r.passed, r
+    with CodePool(workers=1, memory_mb=256, isolation="process") as p:
+        assert p.limits_in_force.startswith("per-process rlimit: RLIMIT_AS 256 MB"), p.limits_in_force
+    with CodePool(workers=1, memory_mb=256) as p:
+        assert p.limits_in_force.startswith("cgroup v" if p.cgroup_in_force else "split rlimit: ")

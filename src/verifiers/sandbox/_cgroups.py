@@ -8,7 +8,9 @@ pages included), a process limit and a CPU share, where the host lets this proce
 * cgroup v1 (hybrid hosts, root only): a child of this process's own ``memory``, ``pids`` (and ``cpu``)
   groups with ``memory.limit_in_bytes`` (and ``memory.memsw.limit_in_bytes`` where swap is accounted),
   ``pids.max``, ``cpu.shares`` and a CFS quota.
-* otherwise none: programs are bounded by per-process RLIMIT_AS and RLIMIT_NPROC only (`describe`).
+* otherwise none: the program's processes share ``memory_mb`` through rlimits (`split_limits`): at most
+  ``procs`` processes and threads (RLIMIT_NPROC, the namespace's own count) of ``memory_mb / procs`` address
+  space each (RLIMIT_AS), so their sum stays within ``memory_mb`` without root or a cgroup.
 
 CPU: every sandbox gets the same weight and at most `Limits.cpus` CPUs, so a program that forks busy
 processes slows its own sandbox, not the others (without a CPU controller the sandbox's one session
@@ -42,6 +44,33 @@ class Limits:
     memory_bytes: int
     pids: int
     cpus: float = 1.0
+
+
+# Without a cgroup, the address space one program process gets at least (`split_limits`). A forked child
+# holds ~18 MB of address space before it runs anything (the warm zygote's, measured as a normal user);
+# 64 MB leaves room for imports, a few 8 MB thread stacks (multiprocessing.Pool's handler threads) and work.
+SPLIT_FLOOR_MB = 64
+# Below this a program's child cannot start at all: the bound is then 2 x this, not memory_mb.
+MIN_PROCESS_MB = 32
+
+
+@dataclass(frozen=True)
+class SplitLimits:
+    """Rlimits that keep the sum of a program's processes within its memory without a cgroup."""
+
+    procs: int  # processes and threads the program may have, itself included (RLIMIT_NPROC)
+    process_bytes: int  # address space of each (RLIMIT_AS)
+
+    @property
+    def total_bytes(self) -> int:
+        return self.procs * self.process_bytes
+
+
+def split_limits(memory_mb: int, max_procs: int) -> SplitLimits:
+    """Split ``memory_mb`` across the program's processes: ``procs = min(max_procs, memory_mb // 64)`` (at least
+    2) of ``memory_mb / procs`` each, so ``procs x RLIMIT_AS <= memory_mb`` (for ``memory_mb >= 64``)."""
+    procs = max(2, min(max_procs, memory_mb // SPLIT_FLOOR_MB))
+    return SplitLimits(procs, max(memory_mb // procs, MIN_PROCESS_MB) << 20)
 
 
 CPU_PERIOD_US = 20_000

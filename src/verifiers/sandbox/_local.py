@@ -190,16 +190,21 @@ class LocalPool:
                 warnings.warn("CodePool(seccomp=False): sandboxed programs run WITHOUT a syscall filter",
                               RuntimeWarning, stacklevel=3)
         mem = self.memory_mb * 1024 * 1024
+        cgroups = _cgroups.detect(self.cgroup, root) if self.isolation == "bwrap" else None
+        # Without a cgroup the program's processes split memory_mb between them (rlimits): fewer of them.
+        split = (_cgroups.split_limits(self.memory_mb, self.max_procs)
+                 if cgroups is None and self.isolation == "bwrap" else None)
+        procs = self.max_procs if split is None else split.procs
         config: dict[str, Any] = {
             "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
-            "as_bytes": mem,
+            "as_bytes": mem if split is None else split.process_bytes,
             # RLIMIT_SIGPENDING and RLIMIT_MEMLOCK: counted per user across namespaces (the namespace's
             # owner is charged too), so a sandbox keeps them small.
             "limits": [[resource.RLIMIT_FSIZE, 16 * 1024 * 1024], [resource.RLIMIT_NOFILE, 64],
                        [resource.RLIMIT_CORE, 0], [resource.RLIMIT_SIGPENDING, SIGPENDING],
                        [resource.RLIMIT_MEMLOCK, 64 * 1024]] + (
-                [[resource.RLIMIT_NPROC, self.max_procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
+                [[resource.RLIMIT_NPROC, procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
             # Numbers that differ between architectures, resolved here (the zygote loads no `resource`/`mmap`).
             "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "map_anonymous": mmap.MAP_ANONYMOUS,
         }
@@ -207,7 +212,6 @@ class LocalPool:
         if self.isolation == "process":
             self._tmpdir = tempfile.TemporaryDirectory(prefix="codepool-")
             tmp = config["tmp"] = self._tmpdir.name
-        cgroups = _cgroups.detect(self.cgroup, root) if self.isolation == "bwrap" else None
         limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
         return SandboxSpec(self.isolation, config, self.seccomp, cgroups, limits, root, tmp)
 
@@ -218,11 +222,21 @@ class LocalPool:
 
     @property
     def limits_in_force(self) -> str:
-        """What bounds a program's memory here: the sandbox cgroup, or per-process RLIMIT_AS only."""
+        """What bounds a program's memory here: ``cgroup ...`` (the sandbox's group), ``split rlimit ...`` (its
+        processes share ``memory_mb`` through RLIMIT_AS and RLIMIT_NPROC) or ``per-process rlimit ...``
+        (``isolation="process"``: each process alone)."""
         spec = self._spec
-        if spec is None or spec.cgroups is None:
-            return (f"RLIMIT_AS {self.memory_mb} MB per process, up to max_procs processes, plus a "
-                    f"{TMPFS_BYTES >> 20} MB tmpfs (no per-sandbox memory limit on this host)")
+        if spec is None:
+            return "not started"
+        if spec.cgroups is None:
+            as_mb = int(spec.config["as_bytes"]) >> 20
+            if self.isolation != "bwrap":
+                return (f"per-process rlimit: RLIMIT_AS {as_mb} MB per process, processes not limited "
+                        f"(isolation='process')")
+            procs = _cgroups.split_limits(self.memory_mb, self.max_procs).procs
+            return (f"split rlimit: {procs} processes and threads x RLIMIT_AS {as_mb} MB = {procs * as_mb} MB "
+                    f"a program (memory_mb={self.memory_mb}), plus a {TMPFS_BYTES >> 20} MB tmpfs; no cgroup "
+                    f"on this host")
         return f"{spec.cgroups.describe()}: {spec.limits.memory_bytes >> 20} MB and {spec.limits.pids} tasks per sandbox"
 
     def _run(self, ready: threading.Event) -> None:
