@@ -68,8 +68,10 @@ class Config(ScorerConfig):
             ``final_answer``, ``last_expression``, ``last_number``; see ``verifiers.answers._extract``): explicit ones compete
             by position (the last commitment wins); fallbacks only when nothing was committed.
         mode: ``"flexible"`` (default) may fall back to the last expression; ``"strict"`` needs an explicit marker.
-        rel_tol: relative tolerance when a value is irrational (``\\sqrt{2}`` vs ``1.41421356237``);
-            rationals are always compared exactly, so ``2^{-70}`` and ``2^{-71}`` differ.
+        rel_tol: 0 (default): a decimal is the exact rational it writes, so it never equals an irrational
+            (``1.41421356237`` is not ``\\sqrt{2}``: equality is proved, not sampled); a positive value
+            accepts a plain decimal written to that precision against an irrational gold. Rationals are
+            always compared exactly (``2^{-70}`` and ``2^{-71}`` differ).
         timeout: seconds the symbolic (sympy) step of one verdict may take; ``status="timeout"`` after.
         max_chars: responses longer than this are cut to their last ``max_chars`` characters.
         preset: reward weights: ``"accuracy"`` (default), ``"book"`` or ``"grail"`` (see
@@ -79,7 +81,7 @@ class Config(ScorerConfig):
 
     markers: tuple[str, ...] = ("answer_tag", "boxed", "final_answer", "hash", "last_expression")
     presets: ClassVar[Mapping[str, Mapping[str, float]]] = PRESETS["math"]
-    rel_tol: float = 1e-9
+    rel_tol: float = 0.0
 
 
 _DEFAULT = Config()

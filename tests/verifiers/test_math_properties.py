@@ -1009,12 +1009,15 @@ def test_short_decimals_within_rel_tol_by_chance_are_not_the_exact_value() -> No
 
 @settings(PROPS)
 @given(gold=irrational_gold(), digits=st.integers(12, 15))
-def test_long_decimal_equals_the_irrational_it_rounds(gold: tuple[str, float], digits: int) -> None:
-    """A decimal written finer than ``rel_tol`` (1e-9) of its value, correctly rounded, is the value."""
+def test_long_decimal_of_an_irrational_is_its_value_only_with_rel_tol(gold: tuple[str, float], digits: int) -> None:
+    """A decimal is the rational it writes: by default it never equals an irrational gold (equality is proved);
+    with ``rel_tol=1e-9`` one written finer than that, correctly rounded, is accepted."""
     text, exact = gold
     approx = f"{exact:.{digits}g}"
     assume("e" not in approx)
-    check(boxed(approx, ""), text, True, "long decimal of an irrational gold")
+    check(boxed(approx, ""), text, False, "long decimal of an irrational gold, default rel_tol 0")
+    s = math.score(boxed(approx, ""), text, config=math.Config(rel_tol=1e-9))
+    assert s.status == "correct", (approx, text, s)
 
 
 @settings(PROPS)

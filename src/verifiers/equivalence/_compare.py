@@ -659,6 +659,9 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
             return False  # an undefined value equals nothing
         if vg is _HUGE or va is _HUGE:
             if vg is _HUGE and va is _HUGE:
+                xg, xa = _exact_rational(tg), _exact_rational(ta)
+                if xg is not None and xa is not None:  # exact arithmetic is a proof, either way
+                    return xg == xa
                 return _symbolic_equal(g.text, a.text, c)
             return False  # beyond 2^4096 (or below 2^-4096) against a number of ordinary size
         if not (ev.is_finite(vg) and ev.is_finite(va)):
@@ -696,6 +699,38 @@ def _constant(t: Node) -> ev.Value | object | None:
         return None
     except (ev.TooLarge, ev.Inexact):
         return _HUGE
+
+
+MAX_EXACT_BITS = 1 << 20  # exact rationals up to a million bits (2^65536 is 65,537): microseconds to build
+
+
+def _exact_rational(t: Node) -> Fraction | None:
+    """A constant built from rationals with +, -, *, / and integer powers, exactly, while every value stays
+    within ``MAX_EXACT_BITS``; ``None`` for anything else (irrationals, functions, larger values)."""
+    kind = t[0]
+    if kind == "num":
+        return t[1] if isinstance(t[1], Fraction) else None
+    if kind == "neg":
+        x = _exact_rational(t[1])
+        return None if x is None else -x
+    if kind in ("add", "sub", "mul", "div") and len(t) == 3:
+        x, y = _exact_rational(t[1]), _exact_rational(t[2])
+        if x is None or y is None or (kind == "div" and y == 0):
+            return None
+        out = x + y if kind == "add" else x - y if kind == "sub" else x * y if kind == "mul" else x / y
+        return out if _bits(out) <= MAX_EXACT_BITS else None
+    if kind == "pow" and len(t) == 3:
+        base, exp = _exact_rational(t[1]), _exact_rational(t[2])
+        if base is None or exp is None or exp.denominator != 1 or (base == 0 and exp < 0):
+            return None
+        if abs(exp) * max(1, _bits(base)) > MAX_EXACT_BITS:
+            return None
+        return base ** int(exp)
+    return None
+
+
+def _bits(x: Fraction) -> int:
+    return max(x.numerator.bit_length(), x.denominator.bit_length())
 
 
 def _undefined(x: object) -> bool:
