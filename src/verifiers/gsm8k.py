@@ -184,6 +184,7 @@ def _number_key(text: str, strict: bool) -> str | None:
 # Count words are units a grader reads both ways: "7 dozen" answers "how many dozen" (7) and "how many eggs" (84).
 _COUNT_WORDS = {"dozen": 12, "dozens": 12, "gross": 144}
 _COUNTED = re.compile(r"(-?\$?\d[\d,]*(?:\.\d+)?)\s+(dozens?|gross)\b([A-Za-z\s'-]*)[.!]?", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.!?]\s|\n|<br\s*/?>", re.IGNORECASE)
 _HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|alternatively|if|unless|otherwise)\b", re.IGNORECASE)
 _TRAILING_PAREN = re.compile(r"\s*\(([^()]{0,80})\)\s*[.!]?\s*$")
 
@@ -213,8 +214,9 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, st
 
 def _number_in_words(text: str) -> tuple[str | None, str]:
     """The one number of a worded answer ("18 dollars in all"), or a reason why there is none."""
-    if "=" in text:  # "9 * 2 = 18" -> the right-hand side
-        key = _number_key(text.rpartition("=")[2], False)
+    left = text.rpartition("=")[0]
+    if "=" in text and not _SENTENCE_BREAK.search(left):  # "9 * 2 = 18" -> the right-hand side (one equation,
+        key = _number_key(text.rpartition("=")[2], False)  # not "1,700 because ... . ... = 1430")
         if key is not None:
             return key, ""
     found_numbers = _NUMBERS.findall(text[:400])

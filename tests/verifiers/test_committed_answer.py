@@ -161,3 +161,19 @@ def test_gsm8k_numbers_as_a_grader_reads_them(response: str, gold: str, correct:
 ])
 def test_what_qualifies_a_gsm8k_number(response: str, gold: str, correct: bool) -> None:
     assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize(("response", "gold", "correct"), [
+    ("Answer: Harry slept 3 more hours than James.", "3", True),  # context after the number
+    ("Answer: There are 40 girls not in the girl scout.", "40", True),
+    ("The answer is at least 18", "18", False), ("The answer is 12 or 13", "12", False),
+    ("The answer is between 10 and 12", "10", False), ("The answer is not 18", "18", False),
+    ("<answer> 1,700 because she loses 10% of 1300. And so 1300+130=1430</answer>", "1430", False),  # not one equation
+    ("<answer> 3 * 6 = 18 apples </answer>", "18", True),
+])
+def test_what_qualifies_a_stated_gsm8k_answer(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
+
+
+def test_an_exponent_is_not_the_last_number() -> None:
+    assert not math.score("so we get $0.69x^2-1.43x+1.39=0$ and then 0.69x^2", "2").correct

@@ -73,7 +73,7 @@ _MINUS = "[-\u2212\u2013]"
 # A number, with a sign (also U+2212), money sign, thousands separators, decimals and a ``/d`` denominator: "1/3"
 # is one number, never "3". The denominator allows no spaces, so "10 / 2 = 5" still ends in 5.
 # Digits inside a word ("AZYUK2A", "x2") are not a number; "1 000" (groups of three) is one.
-_NUMBER = re.compile(r"(?<![A-Za-z_])(?:\d{1,2}:\d\d(?::\d\d)?(?:\s?[aApP]\.?[mM]\.?(?![A-Za-z]))?|" + _MINUS
+_NUMBER = re.compile(r"(?<![A-Za-z_^])(?:\d{1,2}:\d\d(?::\d\d)?(?:\s?[aApP]\.?[mM]\.?(?![A-Za-z]))?|" + _MINUS
                      + r"?\$?(?:\d{1,3}(?: \d{3})+(?![\d,.])|\d[\d,]*(?:\.\d+)?(?:/\d+(?:\.\d+)?)?)|" + _MINUS
                      + r"?\.\d+)")  # a clock time 4:30 p.m. is one answer too
 # Display math may span lines; inline $...$ and \(...\) may not. An escaped \$ is money, never a delimiter.
@@ -695,9 +695,12 @@ def statement_refusal(statement: str) -> str:
         return ""  # only words: a word answer ("neither", "none of them"), not a qualified value
     if plain == rest and _WORD.search(rest) is None:  # bare math: f(2) < f(1) < f(4) is an answer, 5̸ is not
         return _qualified("\u0338" if "\u0338" in rest else text_qualifier(rest))
-    first = _NUMBER.search(plain)
-    multiplier = multiplier_before(plain[:first.start()]) if first is not None else ""  # "is twice 18"
-    return _qualified(qualifier(plain) or multiplier or text_qualifier(rest))
+    first = _NUMBER.search(plain) if plain == rest else None
+    if first is not None:  # a plain-text value: only what qualifies the number counts ("at least 18", "twice
+        # 18", "18 or more", "18 is wrong"), not the rest of its sentence ("3 more hours than James")
+        before, after = plain[:first.start()], plain[first.end():]
+        return _qualified(qualifier(before) or multiplier_before(before) or trailing_qualifier(after))
+    return _qualified(qualifier(plain) or text_qualifier(rest))
 
 
 def _qualified(word: str) -> str:
