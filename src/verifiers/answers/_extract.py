@@ -21,6 +21,7 @@ Every function here is linear in the input (no nested quantifiers), so hostile t
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -294,9 +295,13 @@ def _commitments(text: str, start: int, markers: tuple[str, ...], tags: Tags,
     """The last commitment in ``text[start:]`` (with withdrawals), else the first fallback that matches."""
     found: list[Extraction] = []
     for marker in markers:
-        if marker in FALLBACK_MARKERS:
+        if marker in FALLBACK_MARKERS or marker == "final_answer":
             continue
         got = _explicit(text, start, marker, tags, same)
+        if got is not None:
+            found.append(got)
+    if "final_answer" in markers:  # a statement counts only after the other commitments' starts (_last_commitment)
+        got = _final_answer(text, max([start, *(e.start for e in found)]))
         if got is not None:
             found.append(got)
     if found:
@@ -447,6 +452,7 @@ _CONCLUSION = re.compile(
 _TAIL_CHARS = 2_000  # the text after the answer read for a correction
 
 
+@functools.lru_cache(maxsize=4096)
 def _negation(value: str) -> re.Pattern[str]:
     """``not 12``, ``isn't 12``, ``12 is wrong``: the committed ``value`` denied."""
     v = re.escape(value)
@@ -463,7 +469,9 @@ def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
         return best
     tail = text[best.end:min(len(text), best.end + _TAIL_CHARS)]
     value = best.text.strip().strip("$").strip()
-    negation = _negation(value) if 0 < len(value) <= 200 else None
+    low = tail.lower()
+    negation = _negation(value) if 0 < len(value) <= 200 and value in tail and (
+        "not" in low or "n't" in low or "wrong" in low or "incorrect" in low or "mistake" in low) else None
     denied = negation.search(tail) if negation is not None else None
     strong = _STRONG.search(tail)
     doubt = _DOUBT.search(tail) if denied is None and strong is None else None
@@ -524,7 +532,14 @@ def _in_instruction(text: str, box_start: int) -> bool:
     """Whether the marker at ``box_start`` is named by an instruction ("put your final answer within \\boxed{}")
     or quoted as an example (``e.g. "#### 10"``): neither is an answer."""
     lo = max(0, box_start - 120)
-    return _INSTRUCTION.search(text, lo, box_start) is not None or _EXAMPLE.search(text, lo, box_start) is not None
+    window = text[lo:box_start].lower()
+    if ("answer" in window or "result" in window or "solution" in window or "response" in window) \
+            and _INSTRUCTION.search(text, lo, box_start) is not None:
+        return True
+    if '"' in window or "“" in window or "`" in window or "e.g" in window or "example" in window \
+            or "such as" in window or "like" in window:
+        return _EXAMPLE.search(text, lo, box_start) is not None
+    return False
 
 
 _STRUCK = re.compile(r"~~[^~\n]{1,200}~~|<(s|del|strike)>[^<]{0,200}</\1>|\\(?:sout|st|cancel|xcancel|bcancel)\s*\{[^{}]{0,200}\}"
@@ -537,13 +552,18 @@ def mask_non_answers(text: str) -> str:
     """``text`` with what states no answer blanked out, same length: struck-through spans (markdown ``~~x~~``,
     HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``, Unicode combining strokes U+0335/U+0336: a struck
     value is withdrawn) and answer markers quoted as format examples (``e.g. "#### 10"``)."""
-    if "~~" not in text and "<" not in text and "\\" not in text and "\u0335" not in text and "\u0336" not in text \
-            and '"' not in text and "“" not in text and "`" not in text:
-        return text
-    text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
-    if "####" in text or "box" in text:
+    if _may_strike(text):
+        text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
+    if ("####" in text or "box" in text) and ('"' in text or "“" in text or "`" in text):
         text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
     return text
+
+
+def _may_strike(text: str) -> bool:
+    """Cheap prefilter: ``False`` means ``text`` has no struck-through span (each kind has a fixed marker)."""
+    return ("~~" in text or "\u0336" in text or "\u0335" in text
+            or ("<" in text and ("<s>" in text or "<del>" in text or "<strike>" in text))
+            or ("\\" in text and ("\\sout" in text or "\\st" in text or "cancel" in text)))
 
 
 def _cut_off_thinking(text: str, tags: Tags) -> bool:

@@ -18,6 +18,7 @@ Kinds come from `verifiers.answers._typed`. The rules (the verdict contract,
 
 from __future__ import annotations
 
+import functools
 import math as _m
 import re
 import time
@@ -733,10 +734,16 @@ def _bits(x: Fraction) -> int:
     return max(x.numerator.bit_length(), x.denominator.bit_length())
 
 
+@functools.lru_cache(maxsize=8192)
+def _undefined_tree(tree: Node) -> bool:
+    """Whether a parsed expression is a constant with no value (cached: a gold is judged many times)."""
+    return not free_symbols(tree) and _constant(tree) is None
+
+
 def _undefined(x: object) -> bool:
     """Whether an answer holds a constant with no value (``\\frac{3}{0}``, ``0/0``), however deep."""
     if isinstance(x, Expr):
-        return x.tree is not None and not free_symbols(x.tree) and _constant(x.tree) is None
+        return x.tree is not None and _undefined_tree(x.tree)
     if isinstance(x, tuple):
         return any(_undefined(v) for v in x)
     return hasattr(x, "__dataclass_fields__") and any(_undefined(getattr(x, f)) for f in x.__dataclass_fields__)
