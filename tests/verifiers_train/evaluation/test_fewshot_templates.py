@@ -54,7 +54,7 @@ def test_plain_text_templates_refuse_what_they_cannot_hold(tmp_path: Path) -> No
         build_messages(PROBLEM, "gsm8k-8shot-cot")
     with pytest.raises(ConfigError, match="no system message; drop --system-prompt"):
         build_prompt(PROBLEM, "gsm8k-8shot-cot", "Be brief.")
-    with pytest.raises(ConfigError, match="unknown template 'gsm8k-9shot'; choose one of verl, .*gsm8k-8shot-cot"):
+    with pytest.raises(ConfigError, match="unknown template 'gsm8k-9shot'; did you mean 'gsm8k-8shot-cot'\\? choose one of verl, .*gsm8k-8shot-cot"):
         build_prompt(PROBLEM, "gsm8k-9shot")
     from verifiers_train.prepare import prepare
 
