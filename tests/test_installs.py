@@ -125,7 +125,7 @@ def test_core_only_a_command_that_needs_an_extra_names_it_and_writes_nothing(
     (line,) = done.stderr.strip().splitlines()
     prog = "verifiers-train" if module == TRAIN else "verifiers-eval"
     assert line.startswith(f"{prog} {argv[0]}: error: ") and f"needs the '{extra}' extra (" in line
-    assert f"pip install 'verifiers[{extra}]'" in line
+    assert f"pip install -e '.[{extra}]' in a clone" in line  # never the PyPI name: another package
     assert _files(tmp_path) == before  # no output folder, no partial file
 
 
@@ -194,7 +194,7 @@ def test_the_trl_extra_brings_trl_and_no_verl(unavailable: Callable[[str, str], 
 def test_require_imports_or_names_the_extra() -> None:
     assert require("json", "eval", "x").dumps([]) == "[]"
     with pytest.raises(MissingExtraError, match=r"^rescoring needs the 'eval' extra \(no_such_mod_q is not "
-                                                r"installed\): pip install 'verifiers\[eval\]'"):
+                                                r"installed\): pip install -e '\.\[eval\]' in a clone"):
         require("no_such_mod_q", "eval", "rescoring")
 
 

@@ -56,4 +56,5 @@ def require_installed(extra: str, purpose: str, *modules: str) -> None:
 
 def _message(module: str, extra: str, purpose: str) -> str:
     return (f"{purpose} needs the '{extra}' extra ({module} is not installed): "
-            f"pip install 'verifiers[{extra}]' (from a clone: pip install -e '.[{extra}]')")
+            f"pip install -e '.[{extra}]' in a clone of this project's repository (not pip install "
+            f"'verifiers[{extra}]': the PyPI name 'verifiers' is another package)")

@@ -23,7 +23,7 @@ def verl_config_dir() -> str:
     try:
         import verl
     except ImportError as e:
-        raise ConfigError("verl is not installed: pip install 'verifiers[train]' (verl==0.9.1)") from e
+        raise ConfigError("verl is not installed: pip install -e '.[train]' in a clone of this project's repository (verl==0.9.1)") from e
     return os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
 
 

@@ -136,7 +136,7 @@ def verl_root() -> Path:
     """The folder of the verl package that ``import verl`` would load (without importing it)."""
     spec = importlib.util.find_spec("verl")
     if spec is None or not spec.submodule_search_locations:
-        raise ConfigError("verl is not installed here (pip install 'verifiers[train]')")
+        raise ConfigError("verl is not installed here (pip install -e '.[train]' in a clone of this project's repository)")
     return Path(next(iter(spec.submodule_search_locations)))
 
 

@@ -322,7 +322,7 @@ def test_without_pyarrow_the_parquet_fallback_names_the_extra_and_keeps_its_inpu
     origin.files[_path(test.sources[1].path)] = b"PAR1 a parquet file"
     with pytest.raises(DataError, match=r"gsm8k/test.jsonl: .*HTTP 404.*needs the 'eval' extra") as e:
         fetch(["gsm8k"], tmp_path, catalog={"gsm8k": (catalog["gsm8k"][1],)}, progress=_quiet())
-    assert "pip install 'verifiers[eval]'" in str(e.value)
+    assert "pip install -e '.[eval]'" in str(e.value)
     assert (tmp_path / ".downloads" / "gsm8k-test-00000-of-00001.parquet").read_bytes() == b"PAR1 a parquet file"
 
 
