@@ -218,6 +218,12 @@ class Sandbox:
             parent_ctl.send(json.dumps(spec.config, separators=(",", ":")).encode())
             parent_ctl.setblocking(False)
         except BaseException as exc:
+            died = None  # the launcher exited before it took the zygote (bwrap refused its mounts, namespaces
+            if proc is not None and isinstance(exc, OSError):  # denied): its stderr says why, not the socket
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=2)
+                if proc.poll() is not None:
+                    died = start_error(err_path, "bwrap" if bwrap else "process")
             for fd in (*to_close, *ours):
                 os.close(fd)
             sb = cls(slot, proc, parent_ctl, err_path, time.monotonic(), lease, cgroup) if proc else None
@@ -232,6 +238,8 @@ class Sandbox:
                 _unlink(err_path)
             if isinstance(exc, SandboxError):
                 raise
+            if died is not None:
+                raise SandboxError(died) from exc
             raise SandboxError(f"could not start a sandbox: {exc!r}") from exc
         return cls(slot, proc, parent_ctl, err_path, time.monotonic(), lease, cgroup)
 
