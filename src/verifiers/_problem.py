@@ -57,8 +57,7 @@ def gsm8k_final_answer(solution: str) -> str:
 def last_boxed(text: str) -> str | None:
     """Content of the last complete ``\\boxed{...}`` / ``\\fbox{...}`` in ``text``, or ``None``.
 
-    An unclosed last box does not fall back to an earlier one (the scorers' own rule, `_extract.boxes`),
-    and like the scorers it reads at most the first ``MAX_BOXES`` boxes of a text.
+    An unclosed last box does not fall back to an earlier one (the scorers' own rule, `_extract.boxes`).
     """
     found, unclosed = boxes(text)
     return None if unclosed or not found else found[-1][0].strip()

@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the peer suites' helpers (evals/accuracy/peer)
+from peer.sources import last_box
+
 DATA = HERE / "data"
 LABELS = HERE / "labels" / "labels.jsonl"
 
@@ -48,19 +51,6 @@ class Source:
 def sha(text: str) -> str:
     """sha256 of the response text (UTF-8), first 16 hex digits: ties a label to the exact response."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def last_box(text: str) -> str | None:
-    """The content of the last ``\\boxed{...}`` (balanced braces), or ``None``."""
-    start = text.rfind("\\boxed{")
-    if start < 0:
-        return None
-    depth, i = 0, start + len("\\boxed")
-    for j in range(i, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[j], 0)
-        if depth == 0:
-            return text[i + 1 : j]
-    return None
 
 
 def gsm8k_gold(solution: str) -> str:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import load, run  # noqa: E402
+from run import load, run
 
 HERE = Path(__file__).resolve().parent
 
@@ -21,8 +21,7 @@ def main() -> int:
     rows, _ = load()
     res = run(rows, ["verifiers", "math_verify"])
     with open(HERE / "data" / "verdicts.jsonl", "w", encoding="utf-8") as f:
-        for r, v, m in zip(rows, res["verifiers"], res["math_verify"]):
-            f.write(json.dumps({"id": r["id"], "sha": r["sha"], "verifiers": v, "math_verify": m}, ensure_ascii=False) + "\n")
+        f.writelines(json.dumps({"id": r["id"], "sha": r["sha"], "verifiers": v, "math_verify": m}, ensure_ascii=False) + "\n" for r, v, m in zip(rows, res["verifiers"], res["math_verify"]))
     return 0
 
 

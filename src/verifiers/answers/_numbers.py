@@ -222,28 +222,27 @@ def _repeating(m: re.Match[str]) -> Fraction:
     return -value if sign == "-" else value
 
 
+def decimal_places(denominator: int) -> int | None:
+    """How many decimal places ``1/denominator`` needs, or ``None`` if its expansion never ends (a prime factor
+    other than 2 and 5)."""
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    return max(twos, fives) if denominator == 1 else None
+
+
 def format_number(value: Fraction) -> str:
     """Canonical text of an exact value: ``18``, ``-0.5``, ``1/3`` (fractions that do not terminate)."""
     if value.denominator == 1:
         return str(value.numerator)
-    den = value.denominator
-    while den % 2 == 0:
-        den //= 2
-    while den % 5 == 0:
-        den //= 5
-    if den == 1:  # terminating decimal: 10**digits clears the denominator
-        twos = fives = 0
-        d = value.denominator
-        while d % 2 == 0:
-            d //= 2
-            twos += 1
-        while d % 5 == 0:
-            d //= 5
-            fives += 1
-        digits = max(twos, fives)
-        if digits <= 60:
-            scaled = value * 10**digits
-            sign = "-" if scaled.numerator < 0 else ""
-            txt = str(abs(scaled.numerator)).rjust(digits + 1, "0")
-            return f"{sign}{txt[:-digits]}.{txt[-digits:]}".rstrip("0").rstrip(".")
+    digits = decimal_places(value.denominator)
+    if digits is not None and digits <= 60:  # a terminating decimal: 10**digits clears the denominator
+        scaled = value * 10**digits
+        sign = "-" if scaled.numerator < 0 else ""
+        txt = str(abs(scaled.numerator)).rjust(digits + 1, "0")
+        return f"{sign}{txt[:-digits]}.{txt[-digits:]}".rstrip("0").rstrip(".")
     return f"{value.numerator}/{value.denominator}"

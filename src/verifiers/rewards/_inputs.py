@@ -20,6 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from verifiers.answers._numbers import decimal_places
 from verifiers.errors import ConfigError
 
 __all__ = ["Gold", "batch_items", "gold_text", "response_text", "scorer_config"]
@@ -58,7 +59,7 @@ def gold_text(gold: object, *, latex: bool = False) -> str:
         value = Fraction(int(gold.numerator), int(gold.denominator))
         if value.denominator == 1:
             return str(value.numerator)
-        places = _decimal_places(value.denominator)
+        places = decimal_places(value.denominator)
         if places is not None:  # exact: Decimal division would round to its context's 28 digits
             scaled = abs(value.numerator) * 10**places // value.denominator
             sign = "-" if value < 0 else ""
@@ -71,19 +72,6 @@ def gold_text(gold: object, *, latex: bool = False) -> str:
             raise ValueError(f"gold must be finite, got {number}")
         return _plain(Decimal(repr(number)))
     raise TypeError(f"gold must be a real number, got {type(gold).__name__} {gold!r}")
-
-
-def _decimal_places(denominator: int) -> int | None:
-    """How many decimal places ``1/denominator`` needs, or ``None`` if its expansion never ends (a prime factor
-    other than 2 and 5)."""
-    twos = fives = 0
-    while denominator % 2 == 0:
-        denominator //= 2
-        twos += 1
-    while denominator % 5 == 0:
-        denominator //= 5
-        fives += 1
-    return max(twos, fives) if denominator == 1 else None
 
 
 def _plain(value: Decimal) -> str:
