@@ -105,7 +105,10 @@ def score(response: str, gold: Gold, *, config: Config | Mapping[str, Any] | Non
     if type(gold) is not str:
         gold = gold_text(gold)
     if config is None:
-        fast = _fast_path_guarded(response, gold)
+        try:
+            fast = _fast_path(response, gold)
+        except Exception:  # noqa: BLE001 - the general path turns the same failure into an error verdict
+            fast = None
         if fast is not None:
             return fast
         config = _DEFAULT
@@ -116,14 +119,6 @@ def score(response: str, gold: Gold, *, config: Config | Mapping[str, Any] | Non
     except Exception as e:  # noqa: BLE001 - outcomes are values: a scorer bug must not kill a training step
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"scorer error {type(e).__name__}: {e}"[:300])
-
-
-def _fast_path_guarded(response: str, gold: str) -> Score | None:
-    """`_fast_path`, or ``None`` (the general path, which reports errors as values) if it fails."""
-    try:
-        return _fast_path(response, gold)
-    except Exception:  # noqa: BLE001 - the general path turns the same failure into an error verdict
-        return None
 
 
 def _gold_key(gold: str) -> str | None:

@@ -281,7 +281,7 @@ _NEW_TURN = re.compile(r"\n[ \t]*(?:#+\s*|\*\*)?(?:Q|Question|Problem|User|Human
 def _committed(text: str, start: int, markers: tuple[str, ...], tags: Tags,
                same: Callable[[str, str], bool]) -> Extraction | None:
     """`find_answer` on ``text[start:]`` (positions stay those of ``text``)."""
-    if "\n" in text:
+    if "\n" in text and "?" in text:  # a made-up next question needs both
         for turn in _NEW_TURN.finditer(text, start):
             explicit = tuple(m for m in markers if m not in FALLBACK_MARKERS)
             before = _commitments(text[:turn.start()], start, explicit, tags, same) if explicit else None

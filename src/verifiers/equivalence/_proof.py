@@ -30,6 +30,15 @@ Mono = tuple[tuple[str, int], ...]
 Poly = dict[Mono, Fraction]
 
 
+
+def _accumulate(poly: Poly, monomial: Mono, coefficient: Fraction) -> None:
+    """Add ``coefficient`` to ``monomial``'s term of ``poly`` in place, dropping a term that cancels."""
+    v = poly.get(monomial, Fraction(0)) + coefficient
+    if v:
+        poly[monomial] = v
+    else:
+        poly.pop(monomial, None)
+
 class Refused(Exception):
     """No canonical form within the budget (or an operation outside the rules)."""
 
@@ -70,11 +79,7 @@ class _Canon:
     def add(self, p: Poly, q: Poly, sign: int = 1) -> Poly:
         out = dict(p)
         for m, c in q.items():
-            v = out.get(m, Fraction(0)) + sign * c
-            if v:
-                out[m] = v
-            else:
-                out.pop(m, None)
+            _accumulate(out, m, sign * c)
         if len(out) > MAX_TERMS:
             raise Refused("too many terms")
         return out
@@ -90,11 +95,7 @@ class _Canon:
         for m1, c1 in p.items():
             for m2, c2 in q.items():
                 for m, c in self._reduce(_mono_mul(m1, m2), c1 * c2).items():
-                    v = out.get(m, Fraction(0)) + c
-                    if v:
-                        out[m] = v
-                    else:
-                        out.pop(m, None)
+                    _accumulate(out, m, c)
         if len(out) > MAX_TERMS:
             raise Refused("too many terms")
         for c in out.values():
