@@ -167,11 +167,59 @@ def test_programs_are_unprivileged_and_see_a_minimal_tree(pool: CodePool) -> Non
     # (EPERM from the filter), so no interface is reachable, whatever the network namespace holds.
     host = sorted({n for _, n in socket.if_nameindex()} | {"lo", "eth0"})
     r = pool.run(code, ["assert who() == 0", "assert root() == 0", f"assert ifaces({host!r}) == 0"])
-    # uid 0 of its own user namespace, pid 1 of its own pid namespace (no parent visible), no capabilities.
-    assert _got(r, 0) == [0, 1, 0, [0] * 6]
+    # An unprivileged uid of its own user namespace, pid 1 of its own pid namespace (no parent visible), no
+    # capabilities.
+    assert _got(r, 0) == [_isolation.SANDBOX_UID, 1, 0, [0] * 6]
     top = _got(r, 1)
     assert isinstance(top, list) and set(top) <= {"dev", "lib", "lib64", "root", "tmp", "usr", "opt"}, top
     assert _got(r, 2) == [[], 1]
+
+
+IDENTITY = """import ctypes, errno, os, subprocess, sys
+def ids():
+    return [list(os.getresuid()), list(os.getresgid()), os.getgroups()]
+def regain():
+    out = {}
+    for name, fn in [("setuid", lambda: os.setuid(0)), ("setgid", lambda: os.setgid(0)),
+                     ("setresuid", lambda: os.setresuid(0, 0, 0)), ("seteuid", lambda: os.seteuid(0)),
+                     ("setreuid", lambda: os.setreuid(-1, 0)), ("setresgid", lambda: os.setresgid(0, 0, 0)),
+                     ("setgroups", lambda: os.setgroups([0])), ("other uid", lambda: os.setuid(1001))]:
+        try:
+            fn()
+            out[name] = "changed"
+        except OSError as e:
+            out[name] = errno.errorcode.get(e.errno, str(e.errno))
+    # uid 0 is either not mapped at all (a normal user's sandbox: EINVAL) or bubblewrap's, which the program
+    # has no capability to take (root's: EPERM); no other uid either; setgroups is denied.
+    return [sorted(k + ": " + v for k, v in out.items() if v not in ("EPERM", "EINVAL")), list(os.getresuid()),
+            list(os.getresgid())]
+def tmp():
+    with open("/tmp/f.txt", "w") as f:
+        f.write("data")
+    os.mkdir("/tmp/d", 0o700)
+    with open("/tmp/d/g", "wb") as f:
+        f.write(b"x" * 100_000)
+    os.chmod("/tmp/f.txt", 0o600)
+    st = os.stat("/tmp/f.txt")
+    return [open("/tmp/f.txt").read(), os.path.getsize("/tmp/d/g"), st.st_uid, st.st_gid, os.stat("/tmp").st_uid,
+            sorted(os.listdir("/tmp"))]
+def after_exec():
+    # A fresh interpreter execve'd by the program: same uid, still no capability (no_new_privs, SECBIT_NOROOT).
+    probe = ("import ctypes, os; h = (ctypes.c_uint32 * 2)(0x20080522, 0); d = (ctypes.c_uint32 * 6)(); "
+             "ctypes.CDLL(None).capget(h, d); print(os.getuid(), os.getgid(), sum(d))")
+    return subprocess.run([sys.executable, "-I", "-S", "-c", probe], capture_output=True, text=True).stdout.split()
+"""
+
+
+def test_programs_run_as_an_unprivileged_uid_they_cannot_leave(pool: CodePool) -> None:
+    uid = _isolation.SANDBOX_UID
+    gid = _isolation.SANDBOX_GID
+    assert uid != 0 and gid != 0
+    ids = [[uid] * 3, [gid] * 3]
+    r = pool.run(IDENTITY, [f"assert ids()[:2] == {ids}", f"assert regain() == [[], *{ids}]",
+                            f"assert tmp() == ['data', 100_000, {uid}, {gid}, {uid}, ['d', 'f.txt']]",
+                            f"assert after_exec() == ['{uid}', '{gid}', '0']"])
+    assert r.passed, [t.detail for t in r.per_test]
 
 
 @pytest.mark.alone  # under -n N: "the lowest free uid" only holds while no other test leases or frees one

@@ -214,6 +214,49 @@ def test_each_sandbox_gets_one_cpu_share(sandbox_ok: None, unavailable: Unavaila
         assert p.run(*OK).passed
 
 
+def _status(pid: int) -> dict[str, list[str]]:
+    with open(f"/proc/{pid}/status") as f:
+        return {k: v.split() for k, v in (line.split(":", 1) for line in f if ":" in line)}
+
+
+def test_the_zygote_runs_as_the_programs_uid_with_two_capabilities(sandbox_ok: None) -> None:
+    # Seen from the host: the zygote (and so every program it forks) runs as the sandbox's unprivileged uid:
+    # a uid of the lease's own, not the leased uid that owns the namespace and runs bubblewrap (root), or the
+    # user's own uid (a normal user's one mapped uid); it holds exactly CAP_SYS_ADMIN and CAP_SETPCAP,
+    # none inheritable or ambient, and its bounding set is those two.
+    with CodePool(workers=1) as p:
+        sb = p._sandboxes[0]
+        zygote = _zygote_pid(p)
+        st = _status(zygote)
+        with open(f"/proc/{zygote}/uid_map") as f:
+            uid_map = [line.split() for line in f]
+        with open(f"/proc/{zygote}/gid_map") as f:
+            gid_map = [line.split() for line in f]
+        inside = str(_isolation.SANDBOX_UID)
+        if sb.lease is not None:
+            outer = sb.lease.program_uid
+            assert outer != sb.lease.uid
+            assert uid_map == gid_map == [["0", str(sb.lease.uid), "1"], [inside, str(outer), "1"]]
+            assert _status(sb.proc.pid)["Uid"] == [str(sb.lease.uid)] * 4  # bubblewrap's monitor: uid 0 inside
+        else:
+            outer = os.getuid()
+            assert uid_map == [[inside, str(outer), "1"]] and gid_map == [[inside, str(os.getgid()), "1"]]
+        assert st["Uid"] == [str(outer)] * 4
+        assert st["Gid"] == [str(outer if sb.lease is not None else os.getgid())] * 4
+        two = f"{(1 << 21) | (1 << 8):016x}"
+        assert (st["CapEff"], st["CapPrm"], st["CapBnd"]) == ([two], [two], [two])
+        assert st["CapInh"] == st["CapAmb"] == ["0" * 16]
+        assert st["NoNewPrivs"] == ["1"]
+        assert p.run(*OK).passed
+
+
+def test_id_maps_name_one_uid_for_a_normal_user_and_two_for_root() -> None:
+    assert _isolation.id_maps(1003) == [(_isolation.SANDBOX_UID, 1003)]
+    assert _isolation.id_maps(1_900_000_000, 1_900_065_536) == [(0, 1_900_000_000),
+                                                                (_isolation.SANDBOX_UID, 1_900_065_536)]
+    assert _isolation.SANDBOX_UID not in (0, 65534)
+
+
 def test_root_sandboxes_own_their_user_namespace(sandbox_ok: None) -> None:
     # As root, the leased uid owns each sandbox's user namespace, so the per-user kernel counts the kernel
     # charges to a namespace's owner (pending signals, ...) are that uid's, never root's.

@@ -2,17 +2,32 @@
 
 Security model (``isolation="bwrap"``), the same as root and as a normal user:
 
-* Every sandbox (one warm zygote, `_zygote`) gets its own **user namespace** with exactly one uid mapped:
-  uid 0 inside is, outside, a uid leased for this sandbox alone when the pool runs as root
-  (`_uids.lease_uid`), or the user's own uid otherwise. The process that creates the namespace blocks
-  until the parent has written the uid/gid maps (``setgroups`` denied). As a normal user that is
-  bubblewrap itself (``--unshare-user --userns-block-fd``); as root it is `_launcher`, which creates the
-  namespace as the leased uid (so that uid owns it and is charged the per-user kernel counts of its
-  processes; as root where the host forbids unprivileged user namespaces) and execs bubblewrap inside
-  it. RLIMIT_NPROC is counted per
-  namespace (kernel >= 5.14), independent of what else the user runs. The zygote keeps ``CAP_SYS_ADMIN``
-  and ``CAP_SETPCAP`` *in that namespace only*: enough to give each program its own pid namespace and a
-  fresh tmpfs at ``/tmp``; each program's child drops every capability before its code is read.
+* Every sandbox (one warm zygote, `_zygote`) gets its own **user namespace**. Its programs, and the zygote
+  that forks them, run as the unprivileged `SANDBOX_UID`/`SANDBOX_GID` (1000) of that namespace, never as its
+  uid 0: a program cannot become uid 0 again (``setuid(0)`` fails), so a kernel bug that trusts "uid 0 of
+  some namespace" finds no such process among them. Outside, `SANDBOX_UID` is a uid leased for this
+  sandbox alone when the pool runs as root (`_uids.UidLease.program_uid`), or the user's own uid otherwise.
+  The process that creates the namespace blocks until the parent has written the uid/gid maps
+  (``setgroups`` denied).
+
+  - As a normal user the kernel lets a namespace map exactly one uid (the user's own) without a set-uid
+    helper, so `SANDBOX_UID` is the only uid mapped: bubblewrap creates the namespace (``--unshare-user
+    --userns-block-fd --uid 1000``) and, as its creator, holds every capability in it; it keeps the
+    zygote's two (below) across its ``execve`` as *ambient* capabilities, which a uid other than 0 needs.
+  - As root `_launcher` creates the namespace as the leased uid (so that uid owns it and is charged the
+    per-user kernel counts of its processes; as root where the host forbids unprivileged user namespaces)
+    and execs bubblewrap inside it as uid 0 of the namespace: bubblewrap run by a uid other than 0 would
+    make a second, nested user namespace, which such hosts forbid. So two uids are mapped there: 0 (the
+    leased uid: bubblewrap and its init) and `SANDBOX_UID` (the lease's second host uid: the zygote and
+    programs). The zygote starts as uid 0 with ``CAP_SETUID``/``CAP_SETGID`` too, becomes `SANDBOX_UID`
+    with ``SECBIT_NO_SETUID_FIXUP`` locked (its capabilities survive the change) and then drops those two
+    from every set, the bounding set included, before anything else.
+
+  RLIMIT_NPROC is counted per namespace and uid (kernel >= 5.14), independent of what else the user runs.
+  The zygote keeps ``CAP_SYS_ADMIN`` and ``CAP_SETPCAP`` *in that namespace only*: enough to give each
+  program its own pid namespace and a fresh tmpfs at ``/tmp`` (owned by `SANDBOX_UID`, mode 1777); each
+  program's child drops every capability (ambient ones with them) before its code is read, with
+  no_new_privs and ``SECBIT_NOROOT`` locked, so no ``execve`` gives any back.
 * Namespaces: user, mount, pid, net (no interfaces but a down loopback), ipc, uts, cgroup.
   ``--die-with-parent``, ``--new-session``, an empty environment.
 * File view, all read-only: the interpreter binary, its stdlib (``site-packages`` masked by an empty
@@ -48,6 +63,12 @@ STAGE_DIR = "/run/verifiers-sandbox-stage"
 DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 # Capabilities the zygote keeps inside its own user namespace (see the module docstring).
 ZYGOTE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETPCAP")
+# As root only: what the zygote needs once, to become SANDBOX_UID/SANDBOX_GID, and then drops for good.
+SWITCH_CAPS = ("CAP_SETUID", "CAP_SETGID")
+# The uid and gid programs (and their zygote) run as inside their user namespace: not 0, and not the
+# kernel's overflow id 65534 (what files of unmapped owners show), so nothing seen in the sandbox is theirs
+# unless they made it.
+SANDBOX_UID = SANDBOX_GID = 1000
 
 
 @functools.lru_cache(maxsize=2)
@@ -187,10 +208,10 @@ def bwrap_argv(ctl_fd: int, seccomp_fd: int | None, *, userns_fds: tuple[int, in
     argv = [exe]
     if userns_fds is not None:
         argv += ["--unshare-user", "--info-fd", str(userns_fds[0]), "--userns-block-fd", str(userns_fds[1]),
-                 "--uid", "0", "--gid", "0"]
+                 "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID)]
     argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
              "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL"]
-    for cap in ZYGOTE_CAPS:
+    for cap in ZYGOTE_CAPS + (SWITCH_CAPS if userns_fds is None else ()):
         argv += ["--cap-add", cap]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
@@ -251,9 +272,24 @@ def _parent_dirs(dests: list[str], bound_dirs: list[str]) -> list[str]:
     return out
 
 
-def write_id_maps(pid: int, outer_uid: int, outer_gid: int) -> None:
-    """Map uid/gid 0 of ``pid``'s new user namespace to ``outer_uid``/``outer_gid`` (and deny setgroups)."""
-    maps = (("setgroups", "deny"), ("uid_map", f"0 {outer_uid} 1\n"), ("gid_map", f"0 {outer_gid} 1\n"))
+def id_maps(outer: int, program_outer: int | None = None) -> list[tuple[int, int]]:
+    """``(inside, outside)`` ids of a sandbox's user namespace, used for both uids and gids.
+
+    A normal user (``program_outer`` None): `SANDBOX_UID` is ``outer``, the user's own id (the one id such a
+    namespace may map). Root: 0 is the leased ``outer`` (bubblewrap's), `SANDBOX_UID` the lease's
+    ``program_outer`` (the zygote's and the programs').
+    """
+    if program_outer is None:
+        return [(SANDBOX_UID, outer)]
+    return [(0, outer), (SANDBOX_UID, program_outer)]
+
+
+def write_id_maps(pid: int, uids: list[tuple[int, int]], gids: list[tuple[int, int]]) -> None:
+    """Write the uid and gid maps (`id_maps`) of ``pid``'s new user namespace (and deny setgroups)."""
+    def text(pairs: list[tuple[int, int]]) -> str:
+        return "".join(f"{inside} {outside} 1\n" for inside, outside in pairs)
+
+    maps = (("setgroups", "deny"), ("uid_map", text(uids)), ("gid_map", text(gids)))
     for name, text in maps:  # in this order: gid_map may be written only once setgroups is denied
         with open(f"/proc/{pid}/{name}", "w") as f:
             f.write(text)

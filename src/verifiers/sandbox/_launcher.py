@@ -12,8 +12,10 @@ BWRAP...`` (standard library only; never imported). Steps:
    unprivileged user namespaces (a probe child tries first), root makes it instead, as before: root may,
    whatever the host says about unprivileged ones.
 3. Write ``u`` on REPORT_FD and wait for ``1`` on RELEASE_FD: meanwhile the parent maps uid/gid 0 of the
-   namespace to the leased uid and puts this process in the sandbox's cgroup.
-4. Become uid/gid 0 of the namespace (the leased uid outside) and exec bubblewrap.
+   namespace to the leased uid (and the programs' unprivileged uid to the lease's second one) and puts
+   this process in the sandbox's cgroup.
+4. Become uid/gid 0 of the namespace (the leased uid outside) and exec bubblewrap (which must run as uid 0
+   there: as any other uid it would nest a user namespace of its own); the zygote then leaves uid 0.
 """
 
 import ctypes

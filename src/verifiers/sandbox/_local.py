@@ -81,10 +81,11 @@ TMPFS_BYTES = 64 * 1024 * 1024
 SIGPENDING = 64  # queued signals per sandbox process tree (RLIMIT_SIGPENDING)
 TMPFS_INODES = 4096
 SANDBOX_OVERHEAD_BYTES = 96 * 1024 * 1024  # the zygote, bubblewrap's init, page tables (cgroup limit)
-# Processes of the sandbox's user namespace besides the program's: bubblewrap's init and the zygote, and
-# as root bubblewrap's monitor too (the launcher that made the namespace becomes it). RLIMIT_NPROC counts
-# them with the program's processes and threads.
-TRUSTED_PROCS = {True: 3, False: 2}
+# Processes of the sandbox's user namespace that share the program's uid (`_isolation.SANDBOX_UID`), by
+# whether the pool runs as root: RLIMIT_NPROC counts them with the program's processes and threads. As a
+# normal user bubblewrap's init and the zygote; as root the zygote alone (bubblewrap's init and monitor
+# stay uid 0 of the namespace, a uid of their own).
+TRUSTED_PROCS = {True: 1, False: 2}
 # While every sandbox has at least COALESCE_DEPTH programs queued, the dispatcher naps COALESCE_S after
 # taking answers, so it wakes once per few programs instead of once per program (2 cores: each wake-up
 # preempts a sandbox).
@@ -198,6 +199,7 @@ class LocalPool:
         config: dict[str, Any] = {
             "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
+            "uid": _isolation.SANDBOX_UID, "gid": _isolation.SANDBOX_GID,
             "as_bytes": mem if split is None else split.process_bytes,
             # RLIMIT_SIGPENDING and RLIMIT_MEMLOCK: counted per user across namespaces (the namespace's
             # owner is charged too), so a sandbox keeps them small.
@@ -631,7 +633,7 @@ class LocalPool:
             if sb not in self._sandboxes:
                 return
             if not sb.ready:
-                if "ready" in msg and (self.isolation != "bwrap" or msg.get("uid") == 0):
+                if "ready" in msg and (self.isolation != "bwrap" or msg.get("uid") == _isolation.SANDBOX_UID):
                     sb.ready = True
                     sb.info = msg
                     sb.head_since = time.monotonic()

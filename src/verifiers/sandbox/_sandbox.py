@@ -2,7 +2,8 @@
 
 Start-up (`Sandbox.spawn`): bubblewrap creates the sandbox's user namespace and blocks; the parent reads
 the new process's pid from ``--info-fd``, moves it into the sandbox's cgroup, writes its uid/gid map
-(uid 0 inside = a leased uid when root, the user's uid otherwise) and lets it go on. The zygote's source
+(`_isolation.id_maps`: the programs' unprivileged `_isolation.SANDBOX_UID` inside is the user's uid, or as
+root a leased one, with uid 0 a second leased uid for bubblewrap) and lets it go on. The zygote's source
 and configuration then go over the control socket (SOCK_SEQPACKET: one message per command or report).
 
 Per program (`JobIO`): a fresh socketpair and two memfds. The parent writes the request into its end of
@@ -268,9 +269,11 @@ class Sandbox:
             raise SandboxError(start_error(err_path, "bwrap")) from None
         if cgroup is not None:
             cgroup.add(pid)
-        uid = lease.uid if lease is not None else os.getuid()
-        gid = lease.uid if lease is not None else os.getgid()
-        _isolation.write_id_maps(pid, uid, gid)
+        if lease is not None:
+            uids = gids = _isolation.id_maps(lease.uid, lease.program_uid)
+        else:
+            uids, gids = _isolation.id_maps(os.getuid()), _isolation.id_maps(os.getgid())
+        _isolation.write_id_maps(pid, uids, gids)
         os.write(release_w, b"1")
 
     # ---------------------------------------------------------------------------------- control channel

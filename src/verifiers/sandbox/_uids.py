@@ -4,6 +4,10 @@ A lease is an exclusive ``flock`` on ``<lock dir>/<uid>.lock``, held for the san
 when it closes or its process dies, so two pools (in one process or two) never share a uid, its
 RLIMIT_NPROC count or its kill permissions. The uids come from a range far above regular accounts and
 container subordinate ranges.
+
+A lease covers two host uids: ``uid`` (uid 0 of the sandbox's user namespace: its owner, bubblewrap) and
+``program_uid`` = ``uid + UID_SPAN`` (`_isolation.SANDBOX_UID` there: the zygote and its programs), so
+programs never share a host uid with the processes that set their sandbox up, nor with another sandbox.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ class UidLease:
 
     uid: int
     _fd: int = field(repr=False)  # the lock file, held with an exclusive flock
+
+    @property
+    def program_uid(self) -> int:
+        """The lease's second host uid (and gid), the one its sandbox's programs run as."""
+        return self.uid + UID_SPAN
 
     def release(self) -> None:
         """Give the uid back (idempotent)."""

@@ -144,22 +144,57 @@ _PRIVATE_TMP = (None, b"/tmp", None, MS_PRIVATE, None)
 _BURY = (b"/tmp", b"grave", None, MS_MOVE, None)  # relative target: the holder is our cwd
 GRAVE_DEPTH = 64  # used tmpfs mounts kept (empty, covered) before they are all detached at once
 
-if SANDBOXED:
-    if os.getuid() != 0 or os.geteuid() != 0:
-        _fatal(f"the zygote expects uid 0 inside its user namespace, got {os.getuid()}")
-    _caps = (_CapData * 2)()
-    if _capget(ctypes.byref(_CAP_HDR), _caps) != 0:
+CAP_SETGID, CAP_SETUID, CAP_SETPCAP, CAP_SYS_ADMIN = 6, 7, 8, 21
+PR_CAPBSET_DROP = 24
+_KEEP = (1 << CAP_SYS_ADMIN) | (1 << CAP_SETPCAP)  # the zygote's two capabilities (low word: caps 0-31)
+UID, GID = int(CFG["uid"]), int(CFG["gid"])  # the programs' unprivileged ids in this namespace
+
+
+def _caps_now():
+    caps = (_CapData * 2)()
+    if _capget(ctypes.byref(_CAP_HDR), caps) != 0:
         _fatal("capget failed")
-    if not _caps[0].effective & (1 << 21) or not _caps[0].effective & (1 << 8):  # CAP_SYS_ADMIN, CAP_SETPCAP
-        _fatal("the zygote lacks CAP_SYS_ADMIN/CAP_SETPCAP in its user namespace")
-    if _prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
-        _fatal("prctl(PR_SET_DUMPABLE, 0) failed")
-    # No uid 0 magic on exec for the zygote or any child (locked); bubblewrap already set no_new_privs.
+    return caps
+
+
+def _leave_uid_0():
+    """As root's sandboxes: uid 0 -> UID/GID, capabilities kept (SECBIT_NO_SETUID_FIXUP is already locked),
+    then every capability but the zygote's two dropped from the bounding set (bubblewrap, run as uid 0,
+    left it full), CAP_SETUID/CAP_SETGID included; the caller drops them from the other sets."""
+    if ~_caps_now()[0].effective & ((1 << CAP_SETUID) | (1 << CAP_SETGID)):
+        _fatal("the zygote runs as uid 0 without CAP_SETUID/CAP_SETGID to leave it")
+    os.setresgid(GID, GID, GID)
+    os.setresuid(UID, UID, UID)
+    for cap in range(64):
+        if not _KEEP & (1 << cap) and _prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            if ctypes.get_errno() == 22:  # EINVAL: past the kernel's last capability
+                break
+            _fatal("prctl(PR_CAPBSET_DROP) failed")
+
+
+if SANDBOXED:
+    # No uid 0 magic on exec for the zygote or any child and no capability fix-up when uids change (locked);
+    # bubblewrap already set no_new_privs.
     if _prctl(PR_SET_SECUREBITS, SECUREBITS, 0, 0, 0) != 0:
         _fatal("prctl(PR_SET_SECUREBITS) failed")
+    if os.getresuid() == (0, 0, 0):
+        _leave_uid_0()
+    if os.getresuid() != (UID, UID, UID) or os.getresgid() != (GID, GID, GID):
+        _fatal(f"the zygote expects uid/gid {UID}/{GID} inside its user namespace, got {os.getresuid()}/"
+               f"{os.getresgid()}")
+    # Exactly the two capabilities, effective and permitted; none inheritable, so none ambient either.
+    _caps = (_CapData * 2)()
+    _caps[0].effective = _caps[0].permitted = _KEEP
+    if _capset(ctypes.byref(_CAP_HDR), _caps) != 0:
+        _fatal("the zygote lacks CAP_SYS_ADMIN/CAP_SETPCAP in its user namespace")
+    _caps = _caps_now()
+    if (_caps[0].effective, _caps[0].permitted, _caps[0].inheritable, _caps[1].permitted) != (_KEEP, _KEEP, 0, 0):
+        _fatal("the zygote's capabilities are not exactly CAP_SYS_ADMIN and CAP_SETPCAP")
+    # After any uid change: the kernel resets "dumpable" when credentials change.
+    if _prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        _fatal("prctl(PR_SET_DUMPABLE, 0) failed")
     if _prctl(39, 0, 0, 0, 0) != 1:  # PR_GET_NO_NEW_PRIVS
         _fatal("no_new_privs is not set")
-
 
 _setns = _libc["setns"]
 _unshare = _libc["unshare"]
