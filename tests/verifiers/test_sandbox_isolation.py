@@ -433,6 +433,8 @@ def test_honest_programs_pass_under_split_limits(sandbox_ok: None, name: str) ->
 def test_limits_in_force_names_the_mechanism(sandbox_ok: None, tmp_path: Path) -> None:
     with CodePool(workers=1, memory_mb=256, cgroup="off") as p:
         assert p.limits_in_force.startswith("split rlimit: 4 processes and threads x RLIMIT_AS 64 MB = 256 MB")
+        assert p.limits_in_force.endswith(f"programs run as uid {_isolation.SANDBOX_UID} of their own user "
+                                          "namespace, no capabilities"), p.limits_in_force
         # The fifth task is refused: RLIMIT_NPROC is the split's process count.
         r = p.run("import threading, time\ndef n():\n    ts = []\n    try:\n        while len(ts) < 10:\n"
                   "            t = threading.Thread(target=time.sleep, args=(0.5,))\n            t.start()\n"
@@ -441,5 +443,7 @@ def test_limits_in_force_names_the_mechanism(sandbox_ok: None, tmp_path: Path) -
         assert r.passed, r
     with CodePool(workers=1, memory_mb=256, isolation="process") as p:
         assert p.limits_in_force.startswith("per-process rlimit: RLIMIT_AS 256 MB"), p.limits_in_force
+        assert "uid" not in p.limits_in_force  # programs run as this process's own uid there
     with CodePool(workers=1, memory_mb=256) as p:
         assert p.limits_in_force.startswith("cgroup v" if p.cgroup_in_force else "split rlimit: ")
+        assert p.limits_in_force.endswith(f"uid {_isolation.SANDBOX_UID} of their own user namespace, no capabilities")

@@ -224,12 +224,15 @@ class LocalPool:
 
     @property
     def limits_in_force(self) -> str:
-        """What bounds a program's memory here: ``cgroup ...`` (the sandbox's group), ``split rlimit ...`` (its
+        """What bounds a program here: its memory, ``cgroup ...`` (the sandbox's group), ``split rlimit ...`` (its
         processes share ``memory_mb`` through RLIMIT_AS and RLIMIT_NPROC) or ``per-process rlimit ...``
-        (``isolation="process"``: each process alone)."""
+        (``isolation="process"``: each process alone); then, in the bubblewrap sandbox, the unprivileged uid
+        it runs as (``...; programs run as uid 1000 ...``)."""
         spec = self._spec
         if spec is None:
             return "not started"
+        identity = (f"; programs run as uid {_isolation.SANDBOX_UID} of their own user namespace, no capabilities"
+                    if self.isolation == "bwrap" else "")
         if spec.cgroups is None:
             as_mb = int(spec.config["as_bytes"]) >> 20
             if self.isolation != "bwrap":
@@ -238,8 +241,9 @@ class LocalPool:
             procs = _cgroups.split_limits(self.memory_mb, self.max_procs).procs
             return (f"split rlimit: {procs} processes and threads x RLIMIT_AS {as_mb} MB = {procs * as_mb} MB "
                     f"a program (memory_mb={self.memory_mb}), plus a {TMPFS_BYTES >> 20} MB tmpfs; no cgroup "
-                    f"on this host")
-        return f"{spec.cgroups.describe()}: {spec.limits.memory_bytes >> 20} MB and {spec.limits.pids} tasks per sandbox"
+                    f"on this host{identity}")
+        return (f"{spec.cgroups.describe()}: {spec.limits.memory_bytes >> 20} MB and {spec.limits.pids} tasks per "
+                f"sandbox{identity}")
 
     def _run(self, ready: threading.Event) -> None:
         try:
