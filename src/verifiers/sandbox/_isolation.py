@@ -290,9 +290,13 @@ def write_id_maps(pid: int, uids: list[tuple[int, int]], gids: list[tuple[int, i
         return "".join(f"{inside} {outside} 1\n" for inside, outside in pairs)
 
     maps = (("setgroups", "deny"), ("uid_map", text(uids)), ("gid_map", text(gids)))
-    for name, text in maps:  # in this order: gid_map may be written only once setgroups is denied
-        with open(f"/proc/{pid}/{name}", "w") as f:
-            f.write(text)
+    for name, content in maps:  # in this order: gid_map may be written only once setgroups is denied
+        fd = os.open(f"/proc/{pid}/{name}", os.O_WRONLY | os.O_CLOEXEC)
+        try:  # a map is taken in one write(2) or not at all
+            if os.write(fd, content.encode()) != len(content):
+                raise OSError(f"short write to /proc/{pid}/{name}")
+        finally:
+            os.close(fd)
 
 
 def _read(path: str) -> str | None:
