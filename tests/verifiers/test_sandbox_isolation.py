@@ -3,10 +3,12 @@ unique uids across processes, cgroup limits, user-namespace diagnosis, the secco
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -248,6 +250,38 @@ def test_the_zygote_runs_as_the_programs_uid_with_two_capabilities(sandbox_ok: N
         assert st["CapInh"] == st["CapAmb"] == ["0" * 16]
         assert st["NoNewPrivs"] == ["1"]
         assert p.run(*OK).passed
+
+
+def test_root_owned_namespaces_map_the_same_two_uids(sandbox_ok: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where the host forbids unprivileged user namespaces, root's launcher makes them itself (root owns
+    # them): programs still run as the lease's program uid, uid 1000 inside.
+    if not _isolation.host_is_root():
+        pytest.skip("root's launcher only")
+    real = _isolation.script_source
+
+    def launcher_as_root(name: str) -> bytes:
+        text = real(name)
+        if name == "launcher":
+            assert b"if _leased_owner_works(libc, uid):" in text
+            text = text.replace(b"if _leased_owner_works(libc, uid):", b"if False:")
+        return text
+
+    monkeypatch.setattr(_isolation, "script_source", launcher_as_root)
+    with CodePool(workers=1) as p:
+        sb = p._sandboxes[0]
+        assert sb.lease is not None
+        fd = os.open(f"/proc/{sb.proc.pid}/ns/user", os.O_RDONLY)
+        try:
+            buf = bytearray(4)
+            fcntl.ioctl(fd, 0xB704, buf)  # NS_GET_OWNER_UID
+        finally:
+            os.close(fd)
+        assert struct.unpack("I", buf)[0] == 0
+        assert _status(_zygote_pid(p))["Uid"] == [str(sb.lease.program_uid)] * 4
+        r = p.run("import os\ndef ids():\n    return [os.getuid(), os.getgid()]\n"
+                  "def root():\n    try:\n        os.setuid(0)\n    except OSError as e:\n        return e.errno\n",
+                  [f"assert ids() == [{_isolation.SANDBOX_UID}, {_isolation.SANDBOX_GID}]", "assert root() == 1"])
+        assert r.passed, r
 
 
 def test_id_maps_name_one_uid_for_a_normal_user_and_two_for_root() -> None:
