@@ -284,6 +284,15 @@ def test_root_owned_namespaces_map_the_same_two_uids(sandbox_ok: None, monkeypat
         assert r.passed, r
 
 
+def test_a_zygote_that_cannot_leave_uid_0_refuses_to_start(sandbox_ok: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The programs' uid left unmapped (a broken map): the zygote says so and no program ever runs as uid 0.
+    if not _isolation.host_is_root():
+        pytest.skip("only root's zygotes leave uid 0 (a normal user's start as the programs' uid)")
+    monkeypatch.setattr(_isolation, "id_maps", lambda outer, program_outer=None: [(0, outer)])
+    with pytest.raises(SandboxError, match="could not become uid/gid 1000"):
+        CodePool(workers=1).start().close()
+
+
 def test_id_maps_name_one_uid_for_a_normal_user_and_two_for_root() -> None:
     assert _isolation.id_maps(1003) == [(_isolation.SANDBOX_UID, 1003)]
     assert _isolation.id_maps(1_900_000_000, 1_900_065_536) == [(0, 1_900_000_000),

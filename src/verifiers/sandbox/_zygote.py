@@ -163,8 +163,11 @@ def _leave_uid_0():
     left it full), CAP_SETUID/CAP_SETGID included; the caller drops them from the other sets."""
     if ~_caps_now()[0].effective & ((1 << CAP_SETUID) | (1 << CAP_SETGID)):
         _fatal("the zygote runs as uid 0 without CAP_SETUID/CAP_SETGID to leave it")
-    os.setresgid(GID, GID, GID)
-    os.setresuid(UID, UID, UID)
+    try:
+        os.setresgid(GID, GID, GID)
+        os.setresuid(UID, UID, UID)
+    except OSError as e:
+        _fatal(f"the zygote could not become uid/gid {UID}/{GID} (is it mapped?): {e}")
     for cap in range(64):
         if not _KEEP & (1 << cap) and _prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             if ctypes.get_errno() == 22:  # EINVAL: past the kernel's last capability
@@ -195,6 +198,7 @@ if SANDBOXED:
         _fatal("prctl(PR_SET_DUMPABLE, 0) failed")
     if _prctl(39, 0, 0, 0, 0) != 1:  # PR_GET_NO_NEW_PRIVS
         _fatal("no_new_privs is not set")
+
 
 _setns = _libc["setns"]
 _unshare = _libc["unshare"]
