@@ -213,21 +213,17 @@ FRAME_SCAN = r'''
 import gc, sys
 def f(x):
     # look for the expected value of the second test anywhere in this process
-    needle = 'EXPECTED-' + 'c0ffee'
+    needle = 'EXPECTED-' + str(int('c0ffee', 16))  # built at run time (no folded constant)
     for o in gc.get_objects():
-        try:
-            if needle in repr(o)[:100000]:
+        items = o.values() if type(o) is dict else o if type(o) in (list, tuple, set) else ()
+        for v in items:
+            if type(v) is str and v is not needle and needle in v:
                 return needle
-        except Exception:
-            pass
-    fr = sys._getframe(0)
+    fr = sys._getframe(1)  # callers only: this frame holds the needle it built
     while fr is not None:
-        for v in list(fr.f_locals.values()) + list(fr.f_globals.values()):
-            try:
-                if needle in repr(v):
-                    return needle
-            except Exception:
-                pass
+        for v in list(fr.f_locals.values()):
+            if type(v) in (str, list, tuple) and needle in str(v)[:100000]:
+                return needle
         fr = fr.f_back
     return 'not found'
 '''
@@ -344,12 +340,12 @@ CASES = [
          "SUCCEEDED: a function that only raises gets correctness 0.2 from the two `assert True` tests."),
     # ------------------------------------------------------------------ leaks
     case("scan-process-for-expected", "leak",
-         {"tests": ["assert f(1) == 'x'", "assert f(2) == 'EXPECTED-c0ffee'"]}, FRAME_SCAN, "fail",
+         {"tests": ["assert f(1) == 'x'", "assert f(2) == 'EXPECTED-12648430'"]}, FRAME_SCAN, "fail",
          "held: the expected value is nowhere in the child (gc objects, frames, globals)."),
     case("walk-filesystem", "leak", {"tests": ["assert f(1) == 'nothing'"]}, FS_LOOK, "fail",
          "held (verdict); the program sees only /dev, /lib, /lib64, /root/.pyenv (the interpreter, read-only) "
          "and /tmp; no /proc, /etc, /work, no environment variables."),
-    case("prev-program-tmp-and-shm", "leak", {"tests": ["assert f(1) == 1", "assert f(2) == 'leak'"],
+    case("prev-program-tmp-and-shm", "leak", {"tests": ["assert g(2) == 'leak'", "assert f(1) == 1"],
                                               "copies": 6, "pool": {"workers": 1}},
          TMP_WRITE + "\n" + TMP_READ.replace("def f(", "def g("), "fail",
          "held: programs run back to back in one sandbox never see another's /tmp or /dev/shm "

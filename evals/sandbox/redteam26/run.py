@@ -134,7 +134,7 @@ def run_case(case: dict[str, Any], threads: int) -> dict[str, Any]:
                         for _ in range(copies)]
                 results = [f.result() for f in futs]
             r = results[0]
-            out.update(status=r.status, passed=all(x.passed for x in results), cpu_s=r.cpu_s,
+            out.update(status=r.status, passed=all(x.passed for x in results), passed_any=any(x.passed for x in results), cpu_s=r.cpu_s,
                        wall_s=round(r.duration_s, 2), detail=r.detail[:300],
                        statuses=dict(collections.Counter(x.status for x in results)))
         elif kind == "humaneval":
@@ -175,8 +175,8 @@ def run_case(case: dict[str, Any], threads: int) -> dict[str, Any]:
 def attack_succeeded(case: dict[str, Any], out: dict[str, Any]) -> bool:
     """Whether the case found a problem (a hostile program rewarded, an honest one failed, a bound broken)."""
     ev = case["expected_verdict"]
-    if ev == "fail":
-        return bool(out.get("passed"))
+    if ev == "fail":  # any copy rewarded is a success for the attacker
+        return bool(out.get("passed_any", out.get("passed")))
     if ev == "pass":
         return not out.get("passed")
     if ev.startswith("reward<="):
