@@ -374,9 +374,11 @@ CASES = [
     case("dev-shm-fill", "escape_resource", {"tests": ["assert f(1) <= 64"]}, TMP_FILL, "pass",
          "held: /dev/shm is the 64 MB tmpfs (ENOSPC/EFBIG after <= 64 MB)."),
     case("stdout-flood", "escape_resource", {"tests": ["assert f(1) == 1"], "bounds": {"host_peak_mb": 200}},
-         OUT_FLOOD, "pass", "held: 200 MB of stdout truncated, program passes."),
-    case("sigstop-self", "escape_resource", {"tests": ["assert f(1) == 1"], "timeout_s": 1.0}, SIGSTOP, "fail",
-         "held: killed at the wall backstop (4 s), pool healthy."),
+         OUT_FLOOD, "bounded", "held: stdout is a memfd under RLIMIT_FSIZE 16 MB: the write fails with EFBIG "
+         "(the program fails; nothing grows on the host)."),
+    case("sigstop-self", "escape_resource", {"tests": ["assert f(1) == 1"], "timeout_s": 1.0}, SIGSTOP, "pass",
+         "held: the program is pid 1 of its pid namespace, so its own SIGSTOP is ignored; it returns and passes "
+         "(no hang)."),
     case("kill-everything", "escape_resource", {"tests": ["assert f(1) == 1"]}, KILL_ALL, "fail",
          "held: kill(-1) reaches only its own pid namespace."),
     case("head-of-line-sleeper", "escape_resource",
@@ -386,6 +388,13 @@ CASES = [
          "SUCCEEDED: with 2 sandboxes and one sleeping program, about half the honest programs are dealt to the "
          "sleeper's sandbox (pipeline=8) and wait behind it for its whole backstop (~7 s) while the other "
          "sandbox is idle."),
+    case("mbpp-batch-with-forkbombs", "escape_resource",
+         {"kind": "mbpp_batch", "honest": 32, "hostile": 2, "timeout_s": 2.0, "pool": {"workers": 2},
+          "bounds": {"honest_latency_max_s": 15.0}}, FORK_BOMB.replace("def f(", "def _f(") +
+         "\ndef min_cost(*a):\n    return _f(0)\n", "bounded",
+         "a trainer's batch of 32 MBPP reference solutions (2 of them replaced by fork bombs), timeout 2 s, "
+         "2 sandboxes, 8 submitting threads: see run output for the batch time (nominal bound: 2 x the 7 s "
+         "backstop + the honest work)."),
     # ------------------------------------------------------------------ honest programs treated unfairly
     case("threadpool-default-nocg", "honest_unfair", {"tests": ["assert f(40) == 20540"], "pool": OFF},
          THREADS_DEFAULT, "pass",
@@ -414,12 +423,18 @@ CASES = [
          "see run output: a program running sys.executable as a subprocess."),
     case("deep-recursion-nocg", "honest_unfair", {"tests": ["assert f(30000) == 30000"], "pool": OFF},
          RECURSION, "pass", "held"),
+    case("print-20MB", "honest_unfair", {"tests": ["assert f(3) == 3"]},
+         "def f(x):\n    for i in range(40000):\n        print('x' * 500)\n    return x\n", "pass",
+         "SUCCEEDED: an honest program that prints 20 MB (debug output in a loop) fails with OSError EFBIG: "
+         "stdout is a memfd under RLIMIT_FSIZE 16 MB; the README promises output is truncated "
+         "(max_output_bytes), not that the program fails."),
     case("big-output", "honest_unfair", {"tests": ["assert f(3) == 3"]}, BIG_OUT, "pass", "held"),
     case("pickle-own-class", "honest_unfair", {"tests": ["assert f(3) == 3"]}, PICKLE, "pass", "held"),
     case("main-block-input", "honest_unfair", {"tests": ["assert f(3) == 4"]}, MAIN_BLOCK, "pass", "held"),
     case("he0-completion-comment-first", "honest_unfair", he("HumanEval/0"), HE0_COMMENT_FIRST, "pass",
-         "SUCCEEDED: a completion whose first line is a comment at column 0 is taken for a column-0 body and "
-         "every line gets 4 more spaces: IndentationError (HumanEval's own prompt + completion harness runs it)."),
+         "SUCCEEDED: a completion (body only) whose first line is a comment at column 0 scores no_answer: the "
+         "completion path wants an indented first line, and as plain code it is not taken either. HumanEval's own "
+         "prompt + completion harness runs it (comments need no indentation)."),
     case("he0-completion-multiline-string-col0", "honest_unfair", he("HumanEval/0"), HE0_DOCSTRING_COL0, "pass",
          "see run output"),
 ]

@@ -163,6 +163,39 @@ def run_case(case: dict[str, Any], threads: int) -> dict[str, Any]:
             out.update(status="honest " + ",".join(sorted({r.status for r in hres})),
                        passed=all(r.passed for r in hres), honest_latency_max_s=round(max(lat), 2),
                        honest_latency_median_s=round(sorted(lat)[len(lat) // 2], 2))
+        elif kind == "mbpp_batch":
+            # a trainer's batch: MBPP reference solutions (fenced, as a policy writes them) with hostile
+            # programs mixed in, scored by score_batch from several threads at once
+            rows = [json.loads(x) for x in (DATA / "mbpp" / "mbpp.jsonl").read_text().splitlines()]
+            rows = rows[: int(task.get("honest", 32))]
+            hostile_at = set(range(0, len(rows), max(1, len(rows) // int(task.get("hostile", 2)))))
+            resp, tests, setups, honest_idx = [], [], [], []
+            for i, row in enumerate(rows):
+                if i in hostile_at:
+                    resp.append("```python\n" + case["program"] + "\n```")
+                else:
+                    honest_idx.append(len(resp))
+                    resp.append("```python\n" + row["code"] + "\n```")
+                tests.append(row["test_list"])
+                setups.append(row.get("test_setup_code", ""))
+            cfg = mbpp.Config(timeout=timeout)
+            chunks = [list(range(k, len(resp), threads)) for k in range(threads)]
+            scores: dict[int, Any] = {}
+
+            def part(ix: list[int]) -> None:
+                got = mbpp.score_batch([resp[i] for i in ix], [tests[i] for i in ix], [setups[i] for i in ix],
+                                       config=cfg, pool=pool)
+                scores.update(zip(ix, got))
+
+            t = time.monotonic()
+            with ThreadPoolExecutor(threads) as ex:
+                list(ex.map(part, chunks))
+            honest_ok = sum(scores[i].correct for i in honest_idx)
+            hostile_ok = sum(scores[i].correct for i in range(len(resp)) if i not in honest_idx)
+            out.update(status=f"honest {honest_ok}/{len(honest_idx)} correct, hostile {hostile_ok} correct",
+                       passed=honest_ok == len(honest_idx) and hostile_ok == 0,
+                       batch_wall_s=round(time.monotonic() - t, 2),
+                       honest_latency_max_s=round(time.monotonic() - t, 2))
         else:
             raise ValueError(f"unknown task kind {kind}")
     out["host_cpu_s"] = round(hs.cpu_s, 2)
@@ -216,7 +249,7 @@ def main() -> int:
         results.append(r)
         flag = "SUCCEEDED" if r["succeeded"] else "held"
         extra = {k: r[k] for k in ("status", "reward", "cpu_s", "wall_s", "host_cpu_s", "host_peak_mb",
-                                   "honest_latency_max_s", "statuses") if k in r}
+                                   "honest_latency_max_s", "batch_wall_s", "statuses") if k in r}
         print(f"[{flag:9}] {c['class']:15} {c['id']:34} {json.dumps(extra)}", flush=True)
         if r.get("detail"):
             print(f"            detail: {r['detail'][:200]}", flush=True)
