@@ -395,6 +395,19 @@ CASES = [
          "a trainer's batch of 32 MBPP reference solutions (2 of them replaced by fork bombs), timeout 2 s, "
          "2 sandboxes, 8 submitting threads: see run output for the batch time (nominal bound: 2 x the 7 s "
          "backstop + the honest work)."),
+    case("parent-cost-nested-values", "escape_resource",
+         {"tests": ["assert f(1) == [1]", "assert f(2) == [1]"], "copies": 4, "sample": False,
+          "pool": {"workers": 1}, "bounds": {"parent_cpu_ms_per_program": 50}},
+         "def f(x):\n    return [[[]]] * 120000\n", "bounded",
+         "SUCCEEDED: two leaves of [[[]]] * 120000 (each under the 1 MiB frame, 720k nodes in all) cost the "
+         "judging parent ~0.8 s of CPU per program (an honest one: ~1 ms), for ~0.05 s of the program's "
+         "own CPU: the trainer's reward process does ~1000x the work of an honest program, in the single "
+         "dispatcher thread that serves every sandbox."),
+    case("parent-cost-flat-list-len", "escape_resource",
+         {"tests": ["assert len(f(1)) == 1", "assert len(f(2)) == 1"], "copies": 4, "sample": False,
+          "pool": {"workers": 1}, "bounds": {"parent_cpu_ms_per_program": 50}},
+         "def f(x):\n    return [0] * 350000\n", "bounded",
+         "SUCCEEDED: ~0.3 s of parent CPU per program from two flat 350k-element lists."),
     # ------------------------------------------------------------------ honest programs treated unfairly
     case("threadpool-default-nocg", "honest_unfair", {"tests": ["assert f(40) == 20540"], "pool": OFF},
          THREADS_DEFAULT, "pass",

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
+import resource
 import json
 import os
 import sys
@@ -125,14 +127,21 @@ def run_case(case: dict[str, Any], threads: int) -> dict[str, Any]:
     pool_opts.setdefault("workers", 2)
     out: dict[str, Any] = {"id": case["id"], "class": case["class"]}
     t0 = time.monotonic()
-    with CodePool(**pool_opts) as pool, HostSampler() as hs:
+    sampling = bool(task.get("sample", True))  # off: the parent's own CPU is measured (the sampler costs some)
+    with CodePool(**pool_opts) as pool, (HostSampler() if sampling else contextlib.nullcontext()) as hs:
         out["limits"] = pool.limits_in_force
         if kind == "tests":
             copies = int(task.get("copies", 1))
+            pool.run("def warm():\n    return 1\n", ["assert warm() == 1"])
+            ru0 = resource.getrusage(resource.RUSAGE_SELF)
             with ThreadPoolExecutor(max(1, min(threads, copies))) as ex:
                 futs = [ex.submit(pool.run, case["program"], task["tests"], task.get("setup_code", ""), timeout)
                         for _ in range(copies)]
                 results = [f.result() for f in futs]
+            ru1 = resource.getrusage(resource.RUSAGE_SELF)
+            if not sampling:
+                out["parent_cpu_ms_per_program"] = round(1000 * ((ru1.ru_utime - ru0.ru_utime) +
+                                                                (ru1.ru_stime - ru0.ru_stime)) / copies, 1)
             r = results[0]
             out.update(status=r.status, passed=all(x.passed for x in results), passed_any=any(x.passed for x in results), cpu_s=r.cpu_s,
                        wall_s=round(r.duration_s, 2), detail=r.detail[:300],
@@ -198,8 +207,9 @@ def run_case(case: dict[str, Any], threads: int) -> dict[str, Any]:
                        honest_latency_max_s=round(time.monotonic() - t, 2))
         else:
             raise ValueError(f"unknown task kind {kind}")
-    out["host_cpu_s"] = round(hs.cpu_s, 2)
-    out["host_peak_mb"] = round(hs.peak_mb, 1)
+    if hs is not None:
+        out["host_cpu_s"] = round(hs.cpu_s, 2)
+        out["host_peak_mb"] = round(hs.peak_mb, 1)
     out["elapsed_s"] = round(time.monotonic() - t0, 2)
     out["succeeded"] = attack_succeeded(case, out)
     return out
@@ -219,6 +229,7 @@ def attack_succeeded(case: dict[str, Any], out: dict[str, Any]) -> bool:
         return any([
             "host_cpu_s" in b and out["host_cpu_s"] > b["host_cpu_s"],
             "host_peak_mb" in b and out["host_peak_mb"] > b["host_peak_mb"],
+            "parent_cpu_ms_per_program" in b and out["parent_cpu_ms_per_program"] > b["parent_cpu_ms_per_program"],
             "honest_latency_max_s" in b and out.get("honest_latency_max_s", 0) > b["honest_latency_max_s"],
             "reported_cpu_s_min" in b and out.get("cpu_s", 0) < b["reported_cpu_s_min"],
         ])
@@ -249,7 +260,7 @@ def main() -> int:
         results.append(r)
         flag = "SUCCEEDED" if r["succeeded"] else "held"
         extra = {k: r[k] for k in ("status", "reward", "cpu_s", "wall_s", "host_cpu_s", "host_peak_mb",
-                                   "honest_latency_max_s", "batch_wall_s", "statuses") if k in r}
+                                   "honest_latency_max_s", "batch_wall_s", "parent_cpu_ms_per_program", "statuses") if k in r}
         print(f"[{flag:9}] {c['class']:15} {c['id']:34} {json.dumps(extra)}", flush=True)
         if r.get("detail"):
             print(f"            detail: {r['detail'][:200]}", flush=True)
