@@ -280,6 +280,26 @@ HE0_DOCSTRING_COL0 = (  # a completion whose body holds a multi-line string writ
     "            if i != j and abs(a - b) < threshold:\n"
     "                return len(msg) == 27\n"
     "    return False\n")
+HE32_OWN_POLY = """```python
+import math
+
+def poly(xs, x, scale=1.0):
+    \"\"\"The polynomial at x (times scale).\"\"\"
+    return scale * sum(c * math.pow(x, i) for i, c in enumerate(xs))
+
+def find_zero(xs):
+    begin, end = -1.0, 1.0
+    while poly(xs, begin, 1.0) * poly(xs, end, 1.0) > 0:
+        begin *= 2.0
+        end *= 2.0
+    while end - begin > 1e-10:
+        center = (begin + end) / 2.0
+        if poly(xs, center, 1.0) * poly(xs, begin, 1.0) > 0:
+            begin = center
+        else:
+            end = center
+    return begin
+```"""
 HE32_POLY = ("```python\nimport math\ndef poly(xs, x):\n    return 0.0\n\ndef find_zero(xs):\n    return 0.0\n\n"
              "def check(candidate):\n    pass\nMETADATA = {}\n```")
 HE32_NAN = "```python\ndef find_zero(xs):\n    return float('nan')\n```"
@@ -448,6 +468,11 @@ CASES = [
          "SUCCEEDED: a completion (body only) whose first line is a comment at column 0 scores no_answer: the "
          "completion path wants an indented first line, and as plain code it is not taken either. HumanEval's own "
          "prompt + completion harness runs it (comments need no indentation)."),
+    case("he32-own-poly-clobbered-by-setup", "honest_unfair", he("HumanEval/32"), HE32_OWN_POLY, "pass",
+         "SUCCEEDED: a correct find_zero whose own poly takes a third parameter fails 0/100 (TypeError: poly() "
+         "takes 2 positional arguments): the set-up code (the prompt's poly) runs in the program's globals "
+         "after the program and replaces the program's poly. HumanEval's prompt + completion + test harness "
+         "passes it (checked: exec of prompt, code, test, check(find_zero))."),
     case("he0-completion-multiline-string-col0", "honest_unfair", he("HumanEval/0"), HE0_DOCSTRING_COL0, "pass",
          "see run output"),
 ]
