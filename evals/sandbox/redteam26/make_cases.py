@@ -468,6 +468,16 @@ CASES = [
          "SUCCEEDED: a completion (body only) whose first line is a comment at column 0 scores no_answer: the "
          "completion path wants an indented first line, and as plain code it is not taken either. HumanEval's own "
          "prompt + completion harness runs it (comments need no indentation)."),
+    case("asyncio-run", "honest_unfair", {"tests": ["assert f(3) == 6"]},
+         "import asyncio\nasync def g(x):\n    await asyncio.sleep(0.01)\n    return x * 2\n"
+         "def f(x):\n    return asyncio.run(g(x))\n", "pass",
+         "SUCCEEDED: asyncio.run raises PermissionError: the event loop's self-pipe is a socket.socketpair() "
+         "(AF_UNIX), which the seccomp filter denies (every socket family). Any program using asyncio fails."),
+    case("mp-manager", "honest_unfair", {"tests": ["assert f(3) == 6"]},
+         "import multiprocessing as mp\ndef f(x):\n    with mp.Manager() as m:\n        d = m.dict()\n"
+         "        d['a'] = x\n        return d['a'] * 2\n", "pass",
+         "SUCCEEDED: multiprocessing.Manager() fails (EOFError: its server needs AF_UNIX sockets). Queue, "
+         "Process, Value/Lock and shared_memory pass."),
     case("he32-own-poly-clobbered-by-setup", "honest_unfair", he("HumanEval/32"), HE32_OWN_POLY, "pass",
          "SUCCEEDED: a correct find_zero whose own poly takes a third parameter fails 0/100 (TypeError: poly() "
          "takes 2 positional arguments): the set-up code (the prompt's poly) runs in the program's globals "
