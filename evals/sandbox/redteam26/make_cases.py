@@ -449,6 +449,10 @@ CASES = [
          "SUCCEEDED (cgroup off): Pool(8) -> BlockingIOError (RLIMIT_NPROC 8 tasks). multiprocessing.Pool() "
          "defaults to os.cpu_count() processes, so it fails the same way on any host with > ~4 CPUs."),
     case("mp-pool8-cg", "honest_unfair", {"tests": ["assert f(10) == 285"]}, POOL8, "pass", "held (cgroup)."),
+    case("mp-pool64-cg", "honest_unfair", {"tests": ["assert f(10) == 285"]}, POOL8.replace("Pool(8)", "Pool(64)"),
+         "pass", "SUCCEEDED even with the cgroup: OSError EMFILE (RLIMIT_NOFILE 64; each worker holds pipe ends). "
+         "os.cpu_count() in the sandbox is the host's, so Pool() starts 64 workers on a 64-CPU node; here "
+         "Pool(24) passes and Pool(30) already fails the same way."),
     case("numpy", "honest_unfair", {"tests": ["assert f([1, 2, 3]) == 6"]}, NUMPY, "pass",
          "SUCCEEDED: ModuleNotFoundError although numpy is installed in the environment (site-packages are not "
          "mounted in the sandbox)."),
