@@ -21,9 +21,9 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import resource
 import json
 import os
+import resource
 import sys
 import threading
 import time
@@ -86,7 +86,7 @@ class HostSampler:
             self.peak_rss = max(self.peak_rss, rss)
             time.sleep(self.period)
 
-    def __enter__(self) -> HostSampler:
+    def __enter__(self) -> HostSampler:  # noqa: PYI034 - a plain context manager
         cpu, rss = self._scan()
         self.baseline = set(cpu)  # the pool's long-lived processes (zygotes, bwrap): not charged
         self.base_rss = rss
