@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_cases as mc  # noqa: E402 - the cases' own programs
+import make_cases as mc
 
-from verifiers.sandbox import CodePool  # noqa: E402
+from verifiers.sandbox import CodePool
 
 
 def main() -> None:
