@@ -204,11 +204,39 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, st
         if key is not None:
             return key, "", None, text
     key, why = _number_in_words(text)
-    return key, why, None, text
+    return key, "" if key is not None else why, None, text
 
 
-def _number_in_words(text: str) -> tuple[str | None, str]:
+# A number a preposition introduces is the statement's setting, not its answer: "Jim spends 36 hours in 4 weeks",
+# "pays $255 each month for 3 months", "saves $6 by buying 18 flowers". At most two words between ("in the first
+# 15 minutes", "in the remaining 4 days", "by buying 18").
+_SETTING = re.compile(r"\b(?:in|for|over|during|within|after|by|per|at)(?:\s+[a-z]+){0,2}?\s+(?:\$\s?)?$",
+                      re.IGNORECASE)
+_SETTING_FILLER = frozenset({"the", "a", "an", "first", "last", "next", "remaining", "following", "another",
+                             "only", "just", "all", "about", "around", "roughly", "its", "his", "her", "their"})
+# Inline-math delimiters are layout: "they eat \(5 + 15 = 20\) cookies" is "5 + 15 = 20 cookies".
+_MATH_DELIMITERS = re.compile(r"\\[()\[\]]")
+
+
+def _without_setting(text: str) -> str:
+    """``text`` with each number a preposition introduces (and the preposition) blanked out."""
+    out, last = [], 0
+    for m in _NUMBERS.finditer(text):
+        head = text[max(last, m.start() - 40):m.start()]
+        p = _SETTING.search(head)
+        if p is None or any(w.lower() not in _SETTING_FILLER and not w.lower().endswith("ing")
+                            for w in p.group(0).split()[1:] if w != "$"):
+            continue
+        out.append(text[last:m.start() - len(head) + p.start()])
+        out.append(" ")
+        last = m.end()
+    return "".join(out) + text[last:] if out else text
+
+
+def _number_in_words(text: str, setting_removed: bool = False) -> tuple[str | None, str]:
     """The one number of a worded answer ("18 dollars in all"), or a reason why there is none."""
+    if "\\" in text:
+        text = _MATH_DELIMITERS.sub(" ", text)
     left = text.rpartition("=")[0]
     if "=" in text and not _SENTENCE_BREAK.search(left):  # "9 * 2 = 18" -> the right-hand side (one equation,
         key = _number_key(text.rpartition("=")[2], False)  # not "1,700 because ... . ... = 1430")
@@ -234,8 +262,32 @@ def _number_in_words(text: str) -> tuple[str | None, str]:
             return None, f"the number in {text[:60]!r} is transformed or qualified (squared, thousand, ...)"
         return nums.pop(), ""
     if len(nums) > 1:
-        return None, HEDGED
+        return _concluded(text, setting_removed), HEDGED
     return None, ""
+
+
+def _concluded(text: str, setting_removed: bool) -> str | None:
+    """The one number of a statement with several: its last sentence's (the conclusion of a derivation:
+    "... so 20 + 5 = 25 shells on Monday. ... which is 2 * 25 = 50 shells."), or the one left once the numbers
+    prepositions introduce are set aside ("7 dozens of eggs in 4 weeks"). None if neither settles it."""
+    lead = _NUMBERS.match(text.lstrip())  # "1,700 because ... = 1430": an answer stated first, then contradicted
+    if lead is not None and not setting_removed:
+        key = _concluded(text, True)
+        return key if key is not None and key == _number_key(lead.group(0), False) else None
+    if not setting_removed:
+        head = text[:400].rstrip(" \t.!")
+        breaks = list(_SENTENCE_BREAK.finditer(head))
+        if breaks:
+            last = head[breaks[-1].end():]
+            if last.strip() and not _HEDGE.search(last):
+                key, _ = _number_in_words(last, True)
+                if key is not None:
+                    return key
+    rest = _without_setting(text[:400])
+    if rest != text[:400]:
+        key, _ = _number_in_words(rest, True)
+        return key
+    return None
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:

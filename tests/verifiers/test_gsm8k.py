@@ -149,3 +149,25 @@ def test_all_gold_solutions_self_verify(data_dir) -> None:
         problems = load_problems("gsm8k", data_dir / "gsm8k" / f"{split}.jsonl")
         bad = [p.id for p in problems if not gsm8k.score(p.solution, p.gold).correct]
         assert bad == []
+
+
+# An answer statement with several numbers: the ones a preposition introduces are its setting, and a derivation's
+# last sentence is its conclusion (both read as a grader does); a statement that leads with a different number, or
+# hedges, stays unsettled.
+@pytest.mark.parametrize("response, gold, correct", [
+    ("Answer: Mia reads 45 pages in 3 days.", "45", True),
+    ("Final answer: the shop sells $120 of bread over 6 hours.", "120", True),
+    ("Answer: Tom pays $90 each week for 8 weeks.", "90", True),
+    ("Answer: 12 birds landed on the roof in the last 30 minutes.", "12", True),
+    ("Answer: Ana saves $14 by choosing 3 large boxes at the lower price.", "14", True),
+    ("Answer: In 5 years, the tree will be 31 feet tall.", "31", True),
+    ("Answer: Mia reads 45 pages in 3 days.", "3", False),
+    ("<answer> Ben has 4 + 9 = 13 marbles. Then he gives away 5, so 13 - 5 = 8 marbles. </answer>", "8", True),
+    ("<answer> Let x be the price. Then 3x = 27, so x = 9. Therefore, each pen costs $9. </answer>", "9", True),
+    ("<answer> The total is \\(7 + 8 = 15\\) apples. </answer>", "15", True),
+    ("<answer> 1,200 because she adds 10%. So 1000 + 100 = 1100 </answer>", "1100", False),
+    ("<answer> Ben has 4 + 9 = 13 marbles. Maybe he has 8 or 9 left. </answer>", "8", False),
+    ("Answer: it is 5 or 15 in 3 weeks.", "5", False),
+])
+def test_several_numbers_in_one_answer_statement(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
