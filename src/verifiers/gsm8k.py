@@ -30,6 +30,7 @@ from verifiers.answers._extract import (
     may_have_debris,
     statement_refusal,
 )
+from verifiers._problem import last_boxed
 from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number, unicode_numbers
 from verifiers.answers._qualifiers import SCALE_WORDS, multiplier_before, qualifier, trailing_qualifier
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
@@ -197,6 +198,8 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, st
     if key is not None or strict:
         return key, "", None, found.text
     text = found.text
+    if "\\" in text:  # "\(\boxed{150}\)" is not an explanation in parentheses
+        text = _MATH_DELIMITERS.sub(" ", text)
     paren = _TRAILING_PAREN.search(text)
     if paren is not None and not _HEDGE.search(paren.group(1)) and _NUMBERS.search(text[:paren.start()]):
         text = text[:paren.start()]  # "18 eggs (1.5 dozen)", "21 (7 × 3)": an explanation of the number
@@ -270,12 +273,17 @@ def _concluded(text: str, setting_removed: bool) -> str | None:
     """The one number of a statement with several: its last sentence's (the conclusion of a derivation:
     "... so 20 + 5 = 25 shells on Monday. ... which is 2 * 25 = 50 shells."), or the one left once the numbers
     prepositions introduce are set aside ("7 dozens of eggs in 4 weeks"). None if neither settles it."""
+    if "boxed{" in text and not setting_removed:  # a box inside an answer block is its commitment
+        box = last_boxed(text)
+        key = _number_key(box, False) if box else None
+        if key is not None:
+            return key
     lead = _NUMBERS.match(text.lstrip())  # "1,700 because ... = 1430": an answer stated first, then contradicted
     if lead is not None and not setting_removed:
         key = _concluded(text, True)
         return key if key is not None and key == _number_key(lead.group(0), False) else None
     if not setting_removed:
-        head = text[:400].rstrip(" \t.!")
+        head = text[-400:].rstrip(" \t.!")
         breaks = list(_SENTENCE_BREAK.finditer(head))
         if breaks:
             last = head[breaks[-1].end():]

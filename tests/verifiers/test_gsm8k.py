@@ -171,3 +171,14 @@ def test_all_gold_solutions_self_verify(data_dir) -> None:
 ])
 def test_several_numbers_in_one_answer_statement(response: str, gold: str, correct: bool) -> None:
     assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("<answer> We compute in Python:\n```python\nprint(6 * 7)\n```\n```output\n42\n```\nSo the total is \\(\\boxed{42}\\).</answer>",
+     "42", True),
+    ("<answer> " + "First we note the setup of the problem with 3 values and 5 steps. " * 8
+     + "Then 6 * 4 = 24. Therefore, Jo has 24 stickers. </answer>", "24", True),
+    ("<answer> Apples: 3 + 4 = 7. Pears: \\(\\boxed{9}\\) </answer>", "7", False),
+])
+def test_answer_blocks_with_a_box_or_a_long_derivation(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
