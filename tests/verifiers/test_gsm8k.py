@@ -182,3 +182,15 @@ def test_several_numbers_in_one_answer_statement(response: str, gold: str, corre
 ])
 def test_answer_blocks_with_a_box_or_a_long_derivation(response: str, gold: str, correct: bool) -> None:
     assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("Answer: 14 chairs are still missing from the hall.", "14", True),
+    ("**Answer:** 9 cookies were eaten by the children.", "9", True),
+    ("So the answer is that 6 bottles are left unopened.", "6", True),
+    ("Answer: 14 chairs are still missing from the hall.", "15", False),
+    ("Answer: 14 is wrong.", "14", False),
+    ("The answer is neither.", "14", False),
+])
+def test_a_statement_whose_subject_is_its_value(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct

@@ -652,6 +652,21 @@ def cut_debris(text: str) -> str:
     return text[:cut]
 
 
+# A statement whose subject is its value: "500 pieces are left to be placed", "that 3 oranges are left unwashed".
+_VALUE_SUBJECT = re.compile(r"\W*(?:that\s+)?\$?\d[\d,]*(?:\.\d+)?\s+[A-Za-z][A-Za-z\s'-]*")
+
+
+def _value_copula(masked: str) -> re.Match[str] | None:
+    """The copula a statement's value follows: the last one, unless nothing after it is a number or math and
+    the words before the first one are a number and its noun ("40 girls are not in the scout"): then ``None``,
+    the whole statement is read."""
+    last = _last_match(_COPULA, masked)
+    if last is None or "$" in masked[last.end():] or any(ch.isdigit() for ch in masked[last.end():]):
+        return last
+    first = _COPULA.search(masked)
+    return None if first is not None and _VALUE_SUBJECT.fullmatch(masked, 0, first.start()) else last
+
+
 def answer_in_statement(statement: str) -> str:
     """The answer a closing statement gives: the value after its last copula, as math if it is math.
 
@@ -663,7 +678,7 @@ def answer_in_statement(statement: str) -> str:
     if not s:
         return s
     masked = _mask_math(s)
-    last = _last_match(_COPULA, masked)
+    last = _value_copula(masked)
     if last is not None:
         s, masked = s[last.end():].strip(), masked[last.end():].strip()
     spans = _joined_spans(s)
@@ -708,7 +723,7 @@ def statement_refusal(statement: str) -> str:
     """
     s = statement[-MAX_STATEMENT_CHARS:].replace("**", "")
     masked = _mask_math(s)
-    last = _last_match(_COPULA, masked)
+    last = _value_copula(masked)
     rest = s[last.end():] if last is not None else s
     plain = _MATH_SPAN.sub(" ", rest)
     if plain == rest and not any(ch.isdigit() for ch in rest):
