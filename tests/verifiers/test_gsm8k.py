@@ -194,3 +194,15 @@ def test_answer_blocks_with_a_box_or_a_long_derivation(response: str, gold: str,
 ])
 def test_a_statement_whose_subject_is_its_value(response: str, gold: str, correct: bool) -> None:
     assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # a statement inside the answer block ends with the block
+    ("We add them.</think>\n<answer>Answer: 45 kilometres</answer>", "45", True),
+    ("<answer>So 4*5 = 20 and 20 + 7 = 27. The answer is $27</answer>", "27", True),
+    # an empty answer block opened before a made-up next turn does not replace the committed answer
+    ("So there are 9.\nAnswer: $$\\boxed{9}$$ <answer>\nUser: Why is it 9?\nAssistant: Because", "9", True),
+    ("So there are 9.\nAnswer: $$\\boxed{9}$$ <answer>\nUser: Why is it 9?\nAssistant: Because", "8", False),
+])
+def test_answer_blocks_and_statements_inside_them(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct

@@ -176,3 +176,14 @@ def test_broken_workers_are_reported_not_waited_for(monkeypatch: pytest.MonkeyPa
     s = math.score("\\boxed{\\sum_{k=1}^{3} k}", "6")  # only the CAS reads \\sum
     assert s.status == "error" and "unavailable" in s.explanation  # never a silent "incorrect"
     assert math.score("\\boxed{0.5}", "\\frac12").correct  # fast paths still work
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # a final statement cut off mid-formula states nothing: the box before it stands
+    ("Hence the final answer is \\(\\boxed{12}\\).\n\nAlternatively, ... so the final answer is \\(\\", "12", True),
+    ("The final answer is \\(\\boxed{8}\\).\nThe final answer is \\(\\boxed", "8", True),
+    ("The final answer is \\(\\boxed{8}\\).\nThe final answer is \\(\\boxed", "9", False),
+    ("The final answer is \\(\\boxed{8}\\).\nWait, no. The final answer is \\(\\boxed{9}\\).", "8", False),
+])
+def test_a_statement_cut_off_mid_formula_commits_nothing(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct

@@ -407,11 +407,21 @@ def _last_commitment(found: list[Extraction], same: Callable[[str, str], bool]) 
     found = sorted(found, key=lambda e: e.end)
     best = found[0]
     for got in found[1:]:
+        if got.marker == "final_answer" and best.marker == "answer_tag" and got.start < best.end:
+            # a statement inside the answer block ("<answer>... The answer is $180</answer>") ends with it
+            cut = got.text.find("</")
+            got = got._replace(text=got.text[:cut].strip()) if cut >= 0 else got
         if got.marker == "final_answer" and best.marker != "final_answer" and (
                 best.start >= got.start or not _states_value(got.text) or (best.text and same(best.text, got.text))):
             continue
+        if best.text and not got.text.strip() and not got.refusal:  # an empty "<answer>" before a made-up turn
+            continue
         best = got
     return best
+
+
+# What a statement cut off mid-formula ends with: "the final answer is \(", "... is \(\boxed".
+_CUT_OPENERS = re.compile(r"(?:\\[(\[]|\$+|\\boxed\s*\{?|\{|\\)+\s*\Z")
 
 
 _VALUE_START = re.compile(r"\s*(?:[-\u2212+$\\(\[{|\d.]|[a-zA-Z]\s*[=(^_]|[a-zA-Z]$|[a-zA-Z]\b(?!\s+[a-zA-Z]{2}))")
@@ -420,6 +430,7 @@ _VALUE_START = re.compile(r"\s*(?:[-\u2212+$\\(\[{|\d.]|[a-zA-Z]\s*[=(^_]|[a-zA-
 def _states_value(answer: str) -> bool:
     """Whether a statement's answer reads as a value (``20``, ``\\frac12``, ``x = 3``, ``(1, 2)``) rather than
     prose ("computed as follows", "an integer")."""
+    answer = _CUT_OPENERS.sub("", answer) if answer.endswith(("(", "[", "$", "{", "\\", "boxed")) else answer
     return bool(answer) and len(answer) <= MAX_STATEMENT_CHARS and _VALUE_START.match(answer) is not None and (
         any(c.isdigit() for c in answer) or "\\" in answer or _UNICODE_MATH.search(answer) is not None
         or len(answer.split()) <= 2)
