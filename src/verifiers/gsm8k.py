@@ -185,11 +185,26 @@ _HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|alternatively|if|unless|oth
 _TRAILING_PAREN = re.compile(r"\s*\(([^()]{0,80})\)\s*[.!]?\s*$")
 
 
+_COUNT_IN_SENTENCE = re.compile(r"(-?\$?\d[\d,]*(?:\.\d+)?)\s+(dozens?|gross)\b(?:\s+of\s+[a-z]+)?()", re.IGNORECASE)
+
+
+def _counted_in_sentence(text: str) -> re.Match[str] | None:
+    """A count word in an answer sentence whose only number (its setting aside) it counts: "Claire will eat 7
+    dozens of eggs in 4 weeks" reads as "7 dozens"."""
+    if "dozen" not in text.lower() and "gross" not in text.lower():
+        return None
+    rest = _without_setting(text[:400])
+    found = _COUNT_IN_SENTENCE.search(rest)
+    if found is None or len(_NUMBERS.findall(rest)) != 1 or _HEDGE.search(rest) or qualifier(rest[:found.start()]):
+        return None
+    return found
+
+
 def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, str | None, str]:
     """The number inside an extracted answer, a reason why there is none, its other reading (count words:
     "7 dozen" is 7 or 84) and the text it was read from (an explanation in parentheses left out; ``""`` for a
     count-word reading, whose only qualifier is its count word)."""
-    counted = None if strict else _COUNTED.fullmatch(found.text.strip())
+    counted = None if strict else _COUNTED.fullmatch(found.text.strip()) or _counted_in_sentence(found.text)
     if counted is not None and not any(w.lower() in SCALE_WORDS for w in counted.group(3).split()):
         key = _number_key(counted.group(1), False)
         if key is not None:

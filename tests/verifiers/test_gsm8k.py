@@ -206,3 +206,14 @@ def test_a_statement_whose_subject_is_its_value(response: str, gold: str, correc
 ])
 def test_answer_blocks_and_statements_inside_them(response: str, gold: str, correct: bool) -> None:
     assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("Answer: the bakery sells 5 dozens of rolls in 2 days.", "5", True),
+    ("Answer: the bakery sells 5 dozens of rolls in 2 days.", "60", True),
+    ("Answer: the bakery sells 5 dozens of rolls in 2 days.", "2", False),
+    ("Answer: the bakery sells at least 5 dozens of rolls.", "5", False),
+    ("Answer: the bakery sells 5 or 6 dozens of rolls.", "5", False),
+])
+def test_a_count_word_inside_an_answer_sentence(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
