@@ -230,8 +230,25 @@ def _answer_text(marker: str, text: str) -> str:
             found, unclosed = boxes(text)
             if found and not unclosed:
                 return found[-1][0]
-        return answer_in_statement(text)
+        return answer_in_statement(_conclusion(text))
     return text
+
+
+_LINE_LEAD = re.compile(r"^\s*(?:\$\$|\\\[|\$)?\s*(?:\\Rightarrow|\\implies|\\therefore|=>|⇒)\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def _conclusion(block: str) -> str:
+    """What an answer block that holds a derivation concludes with: its last line that states something
+    (``$$\\Rightarrow x=17$$`` after the steps), else its last sentence; a one-line block is itself."""
+    lines = [ln for ln in block.strip().splitlines() if ln.strip()]
+    if len(lines) > 1 and (("=" in block) or len(lines) > 2):
+        last = _LINE_LEAD.sub(lambda m: m.group()[:2] if m.group().lstrip().startswith(("$$", "\\[")) else "",
+                              lines[-1]).strip()
+        if any(ch.isdigit() for ch in last) or "\\" in last:
+            return last
+    sentences = _SENTENCE_END.split(block.strip())
+    return sentences[-1] if len(sentences) > 1 and any(ch.isdigit() for ch in sentences[-1]) else block
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:

@@ -187,3 +187,16 @@ def test_broken_workers_are_reported_not_waited_for(monkeypatch: pytest.MonkeyPa
 ])
 def test_a_statement_cut_off_mid_formula_commits_nothing(response: str, gold: str, correct: bool) -> None:
     assert math.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # an answer block holding a derivation answers with its conclusion
+    ("<answer>We have $2y + 3 = 11$.\nSubtracting: $2y = 8$.\nDividing both sides by $2$:\n$y = 4$</answer>", "4", True),
+    ("<answer>$$(a+5)/2=6$$\n$$\\Rightarrow a+5=12$$\n$$\\Rightarrow a=7$$</answer>", "7", True),
+    ("<answer>g(3) = 2(3)^2 - 1\n  18 - 1\n  17</answer>", "17", True),
+    ("<answer>So 2 + 1/y = 5/y. Multiplying by y gives 2y + 1 = 5. Therefore, y = 2.</answer>", "2", True),
+    ("<answer>$$(a+5)/2=6$$\n$$\\Rightarrow a+5=12$$\n$$\\Rightarrow a=7$$</answer>", "12", False),
+    ("<answer>We have $2y + 3 = 11$.\nSo $y = 4$ or $y = 5$.</answer>", "4", False),
+])
+def test_an_answer_block_holding_a_derivation(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct
