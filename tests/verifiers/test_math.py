@@ -200,3 +200,26 @@ def test_a_statement_cut_off_mid_formula_commits_nothing(response: str, gold: st
 ])
 def test_an_answer_block_holding_a_derivation(response: str, gold: str, correct: bool) -> None:
     assert math.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("\\boxed{1011_{10}}", "1011", True),           # a base-10 subscript is the number itself
+    ("\\boxed{2301}", "2301_{4}", True),             # the digits of the numeral asked for in base 4
+    ("\\boxed{2301_4}", "2301_{4}", True),
+    ("\\boxed{2302}", "2301_{4}", False),
+    ("\\boxed{2301_4}", "177", False),              # a numeral in another base is not its value restated
+    ("\\boxed{177}", "2301_4", False),
+    ("\\boxed{x_4}", "2301_{4}", False),
+])
+def test_numerals_with_a_base_subscript(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # "<" and ">" of broken markup around an answer are not inequality signs
+    ("So the total is 42.</think>\nanswer> 42 </answer>", "42", True),
+    ("The area is $\\boxed{50}$ square units.```)); noise>```", "50", True),
+    ("The answer is x > 42.", "42", False),
+])
+def test_markup_angle_brackets_are_not_comparisons(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct
