@@ -30,6 +30,7 @@ from verifiers.answers._extract import (
     may_have_debris,
     statement_refusal,
 )
+from verifiers._problem import last_boxed
 from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number, unicode_numbers
 from verifiers.answers._qualifiers import SCALE_WORDS, multiplier_before, qualifier, trailing_qualifier
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
@@ -184,11 +185,26 @@ _HEDGE = re.compile(r"\b(?:or|maybe|perhaps|possibly|alternatively|if|unless|oth
 _TRAILING_PAREN = re.compile(r"\s*\(([^()]{0,80})\)\s*[.!]?\s*$")
 
 
+_COUNT_IN_SENTENCE = re.compile(r"(-?\$?\d[\d,]*(?:\.\d+)?)\s+(dozens?|gross)\b(?:\s+of\s+[a-z]+)?()", re.IGNORECASE)
+
+
+def _counted_in_sentence(text: str) -> re.Match[str] | None:
+    """A count word in an answer sentence whose only number (its setting aside) it counts: "Claire will eat 7
+    dozens of eggs in 4 weeks" reads as "7 dozens"."""
+    if "dozen" not in text.lower() and "gross" not in text.lower():
+        return None
+    rest = _without_setting(text[:400])
+    found = _COUNT_IN_SENTENCE.search(rest)
+    if found is None or len(_NUMBERS.findall(rest)) != 1 or _HEDGE.search(rest) or qualifier(rest[:found.start()]):
+        return None
+    return found
+
+
 def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, str | None, str]:
     """The number inside an extracted answer, a reason why there is none, its other reading (count words:
     "7 dozen" is 7 or 84) and the text it was read from (an explanation in parentheses left out; ``""`` for a
     count-word reading, whose only qualifier is its count word)."""
-    counted = None if strict else _COUNTED.fullmatch(found.text.strip())
+    counted = None if strict else _COUNTED.fullmatch(found.text.strip()) or _counted_in_sentence(found.text)
     if counted is not None and not any(w.lower() in SCALE_WORDS for w in counted.group(3).split()):
         key = _number_key(counted.group(1), False)
         if key is not None:
@@ -197,6 +213,8 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, st
     if key is not None or strict:
         return key, "", None, found.text
     text = found.text
+    if "\\" in text:  # "\(\boxed{150}\)" is not an explanation in parentheses
+        text = _MATH_DELIMITERS.sub(" ", text)
     paren = _TRAILING_PAREN.search(text)
     if paren is not None and not _HEDGE.search(paren.group(1)) and _NUMBERS.search(text[:paren.start()]):
         text = text[:paren.start()]  # "18 eggs (1.5 dozen)", "21 (7 × 3)": an explanation of the number
@@ -204,11 +222,39 @@ def _answer_number(found: Extraction, strict: bool) -> tuple[str | None, str, st
         if key is not None:
             return key, "", None, text
     key, why = _number_in_words(text)
-    return key, why, None, text
+    return key, "" if key is not None else why, None, text
 
 
-def _number_in_words(text: str) -> tuple[str | None, str]:
+# A number a preposition introduces is the statement's setting, not its answer: "Jim spends 36 hours in 4 weeks",
+# "pays $255 each month for 3 months", "saves $6 by buying 18 flowers". At most two words between ("in the first
+# 15 minutes", "in the remaining 4 days", "by buying 18").
+_SETTING = re.compile(r"\b(?:in|for|over|during|within|after|by|per|at)(?:\s+[a-z]+){0,2}?\s+(?:\$\s?)?$",
+                      re.IGNORECASE)
+_SETTING_FILLER = frozenset({"the", "a", "an", "first", "last", "next", "remaining", "following", "another",
+                             "only", "just", "all", "about", "around", "roughly", "its", "his", "her", "their"})
+# Inline-math delimiters are layout: "they eat \(5 + 15 = 20\) cookies" is "5 + 15 = 20 cookies".
+_MATH_DELIMITERS = re.compile(r"\\[()\[\]]")
+
+
+def _without_setting(text: str) -> str:
+    """``text`` with each number a preposition introduces (and the preposition) blanked out."""
+    out, last = [], 0
+    for m in _NUMBERS.finditer(text):
+        head = text[max(last, m.start() - 40):m.start()]
+        p = _SETTING.search(head)
+        if p is None or any(w.lower() not in _SETTING_FILLER and not w.lower().endswith("ing")
+                            for w in p.group(0).split()[1:] if w != "$"):
+            continue
+        out.append(text[last:m.start() - len(head) + p.start()])
+        out.append(" ")
+        last = m.end()
+    return "".join(out) + text[last:] if out else text
+
+
+def _number_in_words(text: str, setting_removed: bool = False) -> tuple[str | None, str]:
     """The one number of a worded answer ("18 dollars in all"), or a reason why there is none."""
+    if "\\" in text:
+        text = _MATH_DELIMITERS.sub(" ", text)
     left = text.rpartition("=")[0]
     if "=" in text and not _SENTENCE_BREAK.search(left):  # "9 * 2 = 18" -> the right-hand side (one equation,
         key = _number_key(text.rpartition("=")[2], False)  # not "1,700 because ... . ... = 1430")
@@ -234,8 +280,37 @@ def _number_in_words(text: str) -> tuple[str | None, str]:
             return None, f"the number in {text[:60]!r} is transformed or qualified (squared, thousand, ...)"
         return nums.pop(), ""
     if len(nums) > 1:
-        return None, HEDGED
+        return _concluded(text, setting_removed), HEDGED
     return None, ""
+
+
+def _concluded(text: str, setting_removed: bool) -> str | None:
+    """The one number of a statement with several: its last sentence's (the conclusion of a derivation:
+    "... so 20 + 5 = 25 shells on Monday. ... which is 2 * 25 = 50 shells."), or the one left once the numbers
+    prepositions introduce are set aside ("7 dozens of eggs in 4 weeks"). None if neither settles it."""
+    if "boxed{" in text and not setting_removed:  # a box inside an answer block is its commitment
+        box = last_boxed(text)
+        key = _number_key(box, False) if box else None
+        if key is not None:
+            return key
+    lead = _NUMBERS.match(text.lstrip())  # "1,700 because ... = 1430": an answer stated first, then contradicted
+    if lead is not None and not setting_removed:
+        key = _concluded(text, True)
+        return key if key is not None and key == _number_key(lead.group(0), False) else None
+    if not setting_removed:
+        head = text[-400:].rstrip(" \t.!")
+        breaks = list(_SENTENCE_BREAK.finditer(head))
+        if breaks:
+            last = head[breaks[-1].end():]
+            if last.strip() and not _HEDGE.search(last):
+                key, _ = _number_in_words(last, True)
+                if key is not None:
+                    return key
+    rest = _without_setting(text[:400])
+    if rest != text[:400]:
+        key, _ = _number_in_words(rest, True)
+        return key
+    return None
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:

@@ -230,8 +230,25 @@ def _answer_text(marker: str, text: str) -> str:
             found, unclosed = boxes(text)
             if found and not unclosed:
                 return found[-1][0]
-        return answer_in_statement(text)
+        return answer_in_statement(_conclusion(text))
     return text
+
+
+_LINE_LEAD = re.compile(r"^\s*(?:\$\$|\\\[|\$)?\s*(?:\\Rightarrow|\\implies|\\therefore|=>|⇒)\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def _conclusion(block: str) -> str:
+    """What an answer block that holds a derivation concludes with: its last line that states something
+    (``$$\\Rightarrow x=17$$`` after the steps), else its last sentence; a one-line block is itself."""
+    lines = [ln for ln in block.strip().splitlines() if ln.strip()]
+    if len(lines) > 1 and (("=" in block) or len(lines) > 2):
+        last = _LINE_LEAD.sub(lambda m: m.group()[:2] if m.group().lstrip().startswith(("$$", "\\[")) else "",
+                              lines[-1]).strip()
+        if any(ch.isdigit() for ch in last) or "\\" in last:
+            return last
+    sentences = _SENTENCE_END.split(block.strip())
+    return sentences[-1] if len(sentences) > 1 and any(ch.isdigit() for ch in sentences[-1]) else block
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:
@@ -280,6 +297,15 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         return done(False, "no_answer", None, f"{found.marker} answer is empty")
     if refusal:
         return done(False, "incorrect", answer, refusal)
+    numeral = _base_numeral(answer)
+    if numeral is not None and numeral[1] == 10:  # 255_{10} is 255
+        answer, typed = numeral[0], parse_answer(numeral[0])
+    gold_numeral = _base_numeral(gold_key)
+    if gold_numeral is not None and gold_numeral[1] != 10 and answer in (gold_numeral[0], gold_key):
+        # the digits of a numeral the question asked for in base b: 4210 answers 4210_5
+        return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold (base {gold_numeral[1]})")
+    if typed is None:
+        return done(False, "no_answer", None, f"{found.marker} answer is empty")
     try:
         verdict = compare_answers(gold_answer, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic,
                                   graded=True)
@@ -294,6 +320,22 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if note >= 0:
         return done(False, "incorrect", answer, "response addresses the grader; no credit")
     return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
+
+
+_NUMERAL = re.compile(r"([0-9A-Za-z]+)_\{?(\d{1,2})\}?")
+
+
+def _base_numeral(text: str) -> tuple[str, int] | None:
+    """The digits and base of a numeral written with its base as a subscript (``4210_5``, ``1A_{16}``), or None."""
+    m = _NUMERAL.fullmatch(text)
+    if m is None or not 2 <= int(m.group(2)) <= 36:
+        return None
+    digits, base = m.group(1), int(m.group(2))
+    try:
+        int(digits, base)
+    except ValueError:
+        return None
+    return (digits, base) if digits[:1].isdigit() or base > 10 else None
 
 
 def _flatten(answers: Iterable[Answer | None]) -> list[Answer]:

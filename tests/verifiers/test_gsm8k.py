@@ -149,3 +149,71 @@ def test_all_gold_solutions_self_verify(data_dir) -> None:
         problems = load_problems("gsm8k", data_dir / "gsm8k" / f"{split}.jsonl")
         bad = [p.id for p in problems if not gsm8k.score(p.solution, p.gold).correct]
         assert bad == []
+
+
+# An answer statement with several numbers: the ones a preposition introduces are its setting, and a derivation's
+# last sentence is its conclusion (both read as a grader does); a statement that leads with a different number, or
+# hedges, stays unsettled.
+@pytest.mark.parametrize("response, gold, correct", [
+    ("Answer: Mia reads 45 pages in 3 days.", "45", True),
+    ("Final answer: the shop sells $120 of bread over 6 hours.", "120", True),
+    ("Answer: Tom pays $90 each week for 8 weeks.", "90", True),
+    ("Answer: 12 birds landed on the roof in the last 30 minutes.", "12", True),
+    ("Answer: Ana saves $14 by choosing 3 large boxes at the lower price.", "14", True),
+    ("Answer: In 5 years, the tree will be 31 feet tall.", "31", True),
+    ("Answer: Mia reads 45 pages in 3 days.", "3", False),
+    ("<answer> Ben has 4 + 9 = 13 marbles. Then he gives away 5, so 13 - 5 = 8 marbles. </answer>", "8", True),
+    ("<answer> Let x be the price. Then 3x = 27, so x = 9. Therefore, each pen costs $9. </answer>", "9", True),
+    ("<answer> The total is \\(7 + 8 = 15\\) apples. </answer>", "15", True),
+    ("<answer> 1,200 because she adds 10%. So 1000 + 100 = 1100 </answer>", "1100", False),
+    ("<answer> Ben has 4 + 9 = 13 marbles. Maybe he has 8 or 9 left. </answer>", "8", False),
+    ("Answer: it is 5 or 15 in 3 weeks.", "5", False),
+])
+def test_several_numbers_in_one_answer_statement(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("<answer> We compute in Python:\n```python\nprint(6 * 7)\n```\n```output\n42\n```\nSo the total is \\(\\boxed{42}\\).</answer>",
+     "42", True),
+    ("<answer> " + "First we note the setup of the problem with 3 values and 5 steps. " * 8
+     + "Then 6 * 4 = 24. Therefore, Jo has 24 stickers. </answer>", "24", True),
+    ("<answer> Apples: 3 + 4 = 7. Pears: \\(\\boxed{9}\\) </answer>", "7", False),
+])
+def test_answer_blocks_with_a_box_or_a_long_derivation(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("Answer: 14 chairs are still missing from the hall.", "14", True),
+    ("**Answer:** 9 cookies were eaten by the children.", "9", True),
+    ("So the answer is that 6 bottles are left unopened.", "6", True),
+    ("Answer: 14 chairs are still missing from the hall.", "15", False),
+    ("Answer: 14 is wrong.", "14", False),
+    ("The answer is neither.", "14", False),
+])
+def test_a_statement_whose_subject_is_its_value(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # a statement inside the answer block ends with the block
+    ("We add them.</think>\n<answer>Answer: 45 kilometres</answer>", "45", True),
+    ("<answer>So 4*5 = 20 and 20 + 7 = 27. The answer is $27</answer>", "27", True),
+    # an empty answer block opened before a made-up next turn does not replace the committed answer
+    ("So there are 9.\nAnswer: $$\\boxed{9}$$ <answer>\nUser: Why is it 9?\nAssistant: Because", "9", True),
+    ("So there are 9.\nAnswer: $$\\boxed{9}$$ <answer>\nUser: Why is it 9?\nAssistant: Because", "8", False),
+])
+def test_answer_blocks_and_statements_inside_them(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("Answer: the bakery sells 5 dozens of rolls in 2 days.", "5", True),
+    ("Answer: the bakery sells 5 dozens of rolls in 2 days.", "60", True),
+    ("Answer: the bakery sells 5 dozens of rolls in 2 days.", "2", False),
+    ("Answer: the bakery sells at least 5 dozens of rolls.", "5", False),
+    ("Answer: the bakery sells 5 or 6 dozens of rolls.", "5", False),
+])
+def test_a_count_word_inside_an_answer_sentence(response: str, gold: str, correct: bool) -> None:
+    assert gsm8k.score(response, gold).correct is correct

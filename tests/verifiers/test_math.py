@@ -176,3 +176,50 @@ def test_broken_workers_are_reported_not_waited_for(monkeypatch: pytest.MonkeyPa
     s = math.score("\\boxed{\\sum_{k=1}^{3} k}", "6")  # only the CAS reads \\sum
     assert s.status == "error" and "unavailable" in s.explanation  # never a silent "incorrect"
     assert math.score("\\boxed{0.5}", "\\frac12").correct  # fast paths still work
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # a final statement cut off mid-formula states nothing: the box before it stands
+    ("Hence the final answer is \\(\\boxed{12}\\).\n\nAlternatively, ... so the final answer is \\(\\", "12", True),
+    ("The final answer is \\(\\boxed{8}\\).\nThe final answer is \\(\\boxed", "8", True),
+    ("The final answer is \\(\\boxed{8}\\).\nThe final answer is \\(\\boxed", "9", False),
+    ("The final answer is \\(\\boxed{8}\\).\nWait, no. The final answer is \\(\\boxed{9}\\).", "8", False),
+])
+def test_a_statement_cut_off_mid_formula_commits_nothing(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # an answer block holding a derivation answers with its conclusion
+    ("<answer>We have $2y + 3 = 11$.\nSubtracting: $2y = 8$.\nDividing both sides by $2$:\n$y = 4$</answer>", "4", True),
+    ("<answer>$$(a+5)/2=6$$\n$$\\Rightarrow a+5=12$$\n$$\\Rightarrow a=7$$</answer>", "7", True),
+    ("<answer>g(3) = 2(3)^2 - 1\n  18 - 1\n  17</answer>", "17", True),
+    ("<answer>So 2 + 1/y = 5/y. Multiplying by y gives 2y + 1 = 5. Therefore, y = 2.</answer>", "2", True),
+    ("<answer>$$(a+5)/2=6$$\n$$\\Rightarrow a+5=12$$\n$$\\Rightarrow a=7$$</answer>", "12", False),
+    ("<answer>We have $2y + 3 = 11$.\nSo $y = 4$ or $y = 5$.</answer>", "4", False),
+])
+def test_an_answer_block_holding_a_derivation(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    ("\\boxed{1011_{10}}", "1011", True),           # a base-10 subscript is the number itself
+    ("\\boxed{2301}", "2301_{4}", True),             # the digits of the numeral asked for in base 4
+    ("\\boxed{2301_4}", "2301_{4}", True),
+    ("\\boxed{2302}", "2301_{4}", False),
+    ("\\boxed{2301_4}", "177", False),              # a numeral in another base is not its value restated
+    ("\\boxed{177}", "2301_4", False),
+    ("\\boxed{x_4}", "2301_{4}", False),
+])
+def test_numerals_with_a_base_subscript(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct
+
+
+@pytest.mark.parametrize("response, gold, correct", [
+    # "<" and ">" of broken markup around an answer are not inequality signs
+    ("So the total is 42.</think>\nanswer> 42 </answer>", "42", True),
+    ("The area is $\\boxed{50}$ square units.```)); noise>```", "50", True),
+    ("The answer is x > 42.", "42", False),
+])
+def test_markup_angle_brackets_are_not_comparisons(response: str, gold: str, correct: bool) -> None:
+    assert math.score(response, gold).correct is correct

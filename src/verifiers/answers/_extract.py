@@ -407,11 +407,21 @@ def _last_commitment(found: list[Extraction], same: Callable[[str, str], bool]) 
     found = sorted(found, key=lambda e: e.end)
     best = found[0]
     for got in found[1:]:
+        if got.marker == "final_answer" and best.marker == "answer_tag" and got.start < best.end:
+            # a statement inside the answer block ("<answer>... The answer is $180</answer>") ends with it
+            cut = got.text.find("</")
+            got = got._replace(text=got.text[:cut].strip()) if cut >= 0 else got
         if got.marker == "final_answer" and best.marker != "final_answer" and (
                 best.start >= got.start or not _states_value(got.text) or (best.text and same(best.text, got.text))):
             continue
+        if best.text and not got.text.strip() and not got.refusal:  # an empty "<answer>" before a made-up turn
+            continue
         best = got
     return best
+
+
+# What a statement cut off mid-formula ends with: "the final answer is \(", "... is \(\boxed".
+_CUT_OPENERS = re.compile(r"(?:\\[(\[]|\$+|\\boxed\s*\{?|\{|\\)+\s*\Z")
 
 
 _VALUE_START = re.compile(r"\s*(?:[-\u2212+$\\(\[{|\d.]|[a-zA-Z]\s*[=(^_]|[a-zA-Z]$|[a-zA-Z]\b(?!\s+[a-zA-Z]{2}))")
@@ -420,6 +430,7 @@ _VALUE_START = re.compile(r"\s*(?:[-\u2212+$\\(\[{|\d.]|[a-zA-Z]\s*[=(^_]|[a-zA-
 def _states_value(answer: str) -> bool:
     """Whether a statement's answer reads as a value (``20``, ``\\frac12``, ``x = 3``, ``(1, 2)``) rather than
     prose ("computed as follows", "an integer")."""
+    answer = _CUT_OPENERS.sub("", answer) if answer.endswith(("(", "[", "$", "{", "\\", "boxed")) else answer
     return bool(answer) and len(answer) <= MAX_STATEMENT_CHARS and _VALUE_START.match(answer) is not None and (
         any(c.isdigit() for c in answer) or "\\" in answer or _UNICODE_MATH.search(answer) is not None
         or len(answer.split()) <= 2)
@@ -652,6 +663,21 @@ def cut_debris(text: str) -> str:
     return text[:cut]
 
 
+# A statement whose subject is its value: "500 pieces are left to be placed", "that 3 oranges are left unwashed".
+_VALUE_SUBJECT = re.compile(r"\W*(?:that\s+)?\$?\d[\d,]*(?:\.\d+)?\s+[A-Za-z][A-Za-z\s'-]*")
+
+
+def _value_copula(masked: str) -> re.Match[str] | None:
+    """The copula a statement's value follows: the last one, unless nothing after it is a number or math and
+    the words before the first one are a number and its noun ("40 girls are not in the scout"): then ``None``,
+    the whole statement is read."""
+    last = _last_match(_COPULA, masked)
+    if last is None or "$" in masked[last.end():] or any(ch.isdigit() for ch in masked[last.end():]):
+        return last
+    first = _COPULA.search(masked)
+    return None if first is not None and _VALUE_SUBJECT.fullmatch(masked, 0, first.start()) else last
+
+
 def answer_in_statement(statement: str) -> str:
     """The answer a closing statement gives: the value after its last copula, as math if it is math.
 
@@ -663,7 +689,7 @@ def answer_in_statement(statement: str) -> str:
     if not s:
         return s
     masked = _mask_math(s)
-    last = _last_match(_COPULA, masked)
+    last = _value_copula(masked)
     if last is not None:
         s, masked = s[last.end():].strip(), masked[last.end():].strip()
     spans = _joined_spans(s)
@@ -708,7 +734,7 @@ def statement_refusal(statement: str) -> str:
     """
     s = statement[-MAX_STATEMENT_CHARS:].replace("**", "")
     masked = _mask_math(s)
-    last = _last_match(_COPULA, masked)
+    last = _value_copula(masked)
     rest = s[last.end():] if last is not None else s
     plain = _MATH_SPAN.sub(" ", rest)
     if plain == rest and not any(ch.isdigit() for ch in rest):

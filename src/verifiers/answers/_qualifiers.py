@@ -27,6 +27,8 @@ TRANSFORM_WORDS = frozenset({
     "mn", "tenths", "hundredths", "thousandths", "squared", "cubed", "halved", "doubled", "tripled", "plus",
     "minus",
 })
+# "<" and ">" in markup ("</ answer>", "answer>", "<b>") are not comparisons: a tag opens with "<" before a letter
+# or "/", and closes with ">" after a word or "/" ("x>5" compares).
 # "or"/"and" are not here: between values they list a set ("x = 1 or x = 2"), which the answer parser reads,
 # so "12 or 13" is two values, wrong for a single-valued gold. Approximation words ("about 3.14", "≈ 0.33")
 # are not here either: they are how answers to "round to ..." problems
@@ -38,7 +40,7 @@ _QUALIFIER = re.compile(
     r"max|maximum|min|minimum|tops|other\s+than|distinct\s+from|anything\s+but|reciprocal\s+of|inverse\s+of|"
     r"negative\s+of|opposite\s+of)\b"
     r"|\b(?:is|are|was|were|do|does|did|can|could|would|should|has|have|had|wo|ai|must|need)n['’]?t\b"  # isn't, isnt
-    r"|[<>≤≥≠]|\u0338|\\(?:ne|neq|le|ge|leq|geq|lt|gt|not)(?![a-zA-Z])",
+    r"|<(?![/A-Za-z!])|(?<![A-Za-z]{2})(?<!/)>|[≤≥≠]|\u0338|\\(?:ne|neq|le|ge|leq|geq|lt|gt|not)(?![a-zA-Z])",
     re.IGNORECASE)
 
 
