@@ -114,12 +114,12 @@ def main() -> None:
     Path(args.out + ".json").write_text(json.dumps(out, indent=1) + "\n")
     md = [
         "# stdin/stdout throughput (`evals/sandbox/bench_stdio.py`)", "",
-        f"{out['date']}, {os.cpu_count()} CPUs, {args.workers} workers, Python {out['python']}; "
+        (f"{out['date']}, {os.cpu_count()} CPUs, {args.workers} workers, Python {out['python']}; "
         f"load average (1/5/15 min) before {' / '.join(f'{x:.1f}' for x in load0)}, after "
-        f"{' / '.join(f'{x:.1f}' for x in load1)}: a SHARED, noisy machine unless those are near 0.",
+        f"{' / '.join(f'{x:.1f}' for x in load1)}: a SHARED, noisy machine unless those are near 0."),
         f"Limits: {limits}.", "",
-        f"Program: `{PROGRAM.strip()}`; pool: {args.problems} problems x {args.tests_per_problem} tests per pass; "
-        f"baseline: {len(base_suites) * 10} tests per pass. Median of {args.passes} interleaved passes.", "",
+        (f"Program: `{PROGRAM.strip()}`; pool: {args.problems} problems x {args.tests_per_problem} tests per pass; "
+        f"baseline: {len(base_suites) * 10} tests per pass. Median of {args.passes} interleaved passes."), "",
         "| runner | median tests/s | passes (tests/s) | passed |", "|---|---|---|---|",
     ]
     labels = {"pool_stdio": "CodePool.submit_stdio (full isolation)",

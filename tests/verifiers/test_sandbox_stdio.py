@@ -28,7 +28,7 @@ def pool(unavailable: Unavailable):
     p.close()
 
 
-def T(inp: str, out: str) -> StdioTest:  # noqa: N802
+def T(inp: str, out: str) -> StdioTest:
     return StdioTest(inp, out)
 
 
@@ -49,8 +49,8 @@ def test_passes_and_fails_per_test(pool: CodePool) -> None:
     "import sys\nprint(len(sys.stdin.read().split()))",
     "print(len(open(0).read().split()))",
     "import sys\nprint(len(sys.stdin.buffer.read().split()))",
-    "import sys\nn = 0\nwhile True:\n    line = sys.stdin.readline()\n    if not line:\n        break\n"
-    "    n += len(line.split())\nprint(n)",
+    ("import sys\nn = 0\nwhile True:\n    line = sys.stdin.readline()\n    if not line:\n        break\n"
+    "    n += len(line.split())\nprint(n)"),
     "import sys\nprint(sum(len(line.split()) for line in sys.stdin))",
     "n = int(input())\nprint(n * 0 + 1 + len(input().split()) + len(input().split()))",
 ])
@@ -273,8 +273,8 @@ def test_expected_output_is_nowhere_in_the_sandbox(pool: CodePool) -> None:
     mark = "EXPECTED-" + "7d1f"
     r = pool.run_stdio(SNOOP, [T("some input\n", mark), T("", mark + " stdin")])
     assert r.tests_passed == 0
-    assert [t.detail for t in r.per_test] == [f"wrong answer: line 1 token 1 differs (expected {mark!r}, got "
-                                              "'nothing')"] * 2
+    assert [t.detail for t in r.per_test] == [(f"wrong answer: line 1 token 1 differs (expected {mark!r}, got "
+                                              "'nothing')")] * 2
     r = pool.run_stdio(SNOOP, [T("", mark)], match=OutputMatch(checker="def check(i, e, o):\n    return e == o\n"))
     assert r.per_test[0].status == "failed"
 
