@@ -294,3 +294,27 @@ def test_forged_verdict_frames_do_not_help(pool: CodePool) -> None:
 def test_a_program_too_long_is_not_run(pool: CodePool) -> None:
     r = pool.run_stdio("#" * 1_000_001, [T("", "")])
     assert r.status == "runtime_error" and r.per_test[0].status == "not_run"
+
+
+def test_process_isolation_runs_stdio_too(pool: CodePool) -> None:
+    with CodePool(workers=1, isolation="process", timeout_s=3.0) as p:
+        r = p.run_stdio(ADD + "import sys\nsys.exit(0)\n", [T("1 2", "3"), T("2 2", "5")])
+        assert [t.status for t in r.per_test] == ["passed", "failed"]
+
+
+@pytest.mark.slow
+@pytest.mark.mutex("ray")  # under -n N: test_ray_cluster.py's `ray stop --force` would kill it
+def test_ray_backend_runs_stdio(pool: CodePool, unavailable: Unavailable) -> None:
+    try:
+        import ray
+    except ImportError as exc:
+        unavailable("ray", f"ray is not installed: {exc}")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        with CodePool(workers=2, backend="ray") as p:
+            r = p.run_stdio(ADD, [T("1 2", "3"), T("2 2", "5"), T("4 4", "8")])
+            assert [t.status for t in r.per_test] == ["passed", "failed", "passed"]
+            r = p.run_stdio("print(1)", [T("", "1")], match=OutputMatch(checker="def check(i, e, o):\n    return o.strip() == e\n"))
+            assert r.passed
+    finally:
+        ray.shutdown()
