@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,6 +29,9 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_throughput import _sandbox_cpu
 
 from verifiers.datasets import load_problems
 from verifiers.sandbox import CodePool, StdioTest
@@ -39,6 +43,12 @@ PROGRAM = "print(sum(map(int, input().split())))\n"
 def make_tests(problems: int, per_problem: int) -> list[list[StdioTest]]:
     """Trivial a+b tests: ``problems`` problems of ``per_problem`` tests each."""
     return [[StdioTest(f"{p} {t}\n", f"{p + t}\n") for t in range(per_problem)] for p in range(problems)]
+
+
+def _cpu() -> float:
+    """CPU seconds of this process, its reaped children (the baseline) and the live sandboxes (the pool)."""
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + ch.ru_utime + ch.ru_stime + _sandbox_cpu()
 
 
 def pool_stdio(pool: CodePool, suites: list[list[StdioTest]]) -> tuple[float, int, int]:
@@ -95,21 +105,24 @@ def main() -> None:
             for name, fn in (("pool_stdio", lambda: pool_stdio(pool, suites)),
                              ("subprocess_stdio", lambda: subprocess_stdio(base_suites, args.workers)),
                              ("pool_mbpp", lambda: pool_mbpp(pool, mbpp))):
-                la = os.getloadavg()[0]
+                la, c0 = os.getloadavg()[0], _cpu()
                 secs, ok, n = fn()
-                runs[name].append({"seconds": secs, "passed": ok, "total": n, "per_s": n / secs, "load1": la})
-                print(f"pass {i + 1} {name}: {n} in {secs:.2f} s = {n / secs:,.0f}/s ({ok}/{n} passed, "
-                      f"load {la:.1f})", flush=True)
+                cpu_ms = (_cpu() - c0) / n * 1000
+                runs[name].append({"seconds": secs, "passed": ok, "total": n, "per_s": n / secs, "load1": la,
+                                   "cpu_ms": cpu_ms})
+                print(f"pass {i + 1} {name}: {n} in {secs:.2f} s = {n / secs:,.0f}/s, {cpu_ms:.2f} ms CPU each "
+                      f"({ok}/{n} passed, load {la:.1f})", flush=True)
         limits = pool.limits_in_force
     load1 = os.getloadavg()
     med = {k: statistics.median(r["per_s"] for r in v) for k, v in runs.items()}
+    cpu = {k: statistics.median(r["cpu_ms"] for r in v) for k, v in runs.items()}
     out = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"), "host": platform.node(),
         "cpus": os.cpu_count(), "python": platform.python_version(), "workers": args.workers,
         "passes": args.passes, "program": PROGRAM.strip(), "problems": args.problems,
         "tests_per_problem": args.tests_per_problem, "baseline_tests": len(base_suites) * 10,
         "loadavg_before": load0, "loadavg_after": load1, "limits_in_force": limits,
-        "median_per_s": med, "runs": runs,
+        "median_per_s": med, "median_cpu_ms": cpu, "runs": runs,
     }
     Path(args.out + ".json").write_text(json.dumps(out, indent=1) + "\n")
     md = [
@@ -120,16 +133,20 @@ def main() -> None:
         f"Limits: {limits}.", "",
         (f"Program: `{PROGRAM.strip()}`; pool: {args.problems} problems x {args.tests_per_problem} tests per pass; "
         f"baseline: {len(base_suites) * 10} tests per pass. Median of {args.passes} interleaved passes."), "",
-        "| runner | median tests/s | passes (tests/s) | passed |", "|---|---|---|---|",
+        ("| runner | median tests/s | passes (tests/s) | CPU ms each (median) | 2 cores / CPU: bound on an idle "
+        "machine (/s) | passed |"), "|---|---|---|---|---|---|",
     ]
     labels = {"pool_stdio": "CodePool.submit_stdio (full isolation)",
               "subprocess_stdio": "subprocess.run per test (no isolation)",
               "pool_mbpp": "CodePool.map, 973 MBPP reference programs, without mbpp/123 (programs/s)"}
     for k, v in runs.items():
         per_pass = ", ".join(f"{r['per_s']:,.0f}" for r in v)
-        md.append(f"| {labels[k]} | {med[k]:,.0f} | {per_pass} | "
+        md.append(f"| {labels[k]} | {med[k]:,.0f} | {per_pass} | {cpu[k]:.2f} | {2000 / cpu[k]:,.0f} | "
                   f"{v[-1]['passed']}/{v[-1]['total']} |")
-    md += ["", f"Pool vs subprocess on stdin/stdout tests: {med['pool_stdio'] / med['subprocess_stdio']:.1f}x."]
+    md += ["", (f"Pool vs subprocess on stdin/stdout tests: {med['pool_stdio'] / med['subprocess_stdio']:.1f}x by "
+           f"median rate, {cpu['subprocess_stdio'] / cpu['pool_stdio']:.1f}x by CPU per test. CPU: this process, its "
+           "reaped children and every sandbox process (from /proc); the bound ignores the other jobs on a shared host."),
+           f"Regenerate: `python evals/sandbox/bench_stdio.py --data-dir ../shared/data --passes {args.passes}`."]
     Path(args.out + ".md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 
