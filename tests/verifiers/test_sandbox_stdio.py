@@ -153,6 +153,20 @@ def test_checker_true_false_and_failures(pool: CodePool) -> None:
     assert r.per_test[0].detail == "runtime error: exit status 2"
 
 
+def test_checker_with_large_data_and_its_own_prints(pool: CodePool) -> None:
+    inp = " ".join(str(i) for i in range(150_000))  # ~1 MB each: input and expected
+    chatty = ("def check(input, expected, output):\n    print('checking', len(output))\n"
+              "    return int(output) == len(input.split()) == len(expected.split())\n")
+    r = pool.run_stdio("import sys\nprint(len(sys.stdin.read().split()))", [T(inp, inp), T("1 2", "1 2 3")],
+                       match=OutputMatch(checker=chatty))
+    assert [t.status for t in r.per_test] == ["passed", "failed"], r.per_test
+    r = pool.run_stdio("print(1)", [T("", "1")], match=OutputMatch(checker="def check(i, e, o):\n    return True\n"
+                                                                          "import os\nos.write(1, b'11')\n"))
+    assert r.per_test[0].status == "error" and "no verdict" in r.per_test[0].detail
+    r = pool.run_stdio("print(1)", [T("", "1")], match=OutputMatch(checker="def chek(i, e, o):\n    return True\n"))
+    assert r.per_test[0].status == "error" and "NameError" in r.per_test[0].detail
+
+
 @pytest.mark.slow
 def test_a_checker_that_never_ends_is_an_error(pool: CodePool) -> None:
     r = pool.run_stdio("print(1)", [T("", "1")], match=OutputMatch(checker="def check(i, e, o):\n    while True: pass\n"))

@@ -3,8 +3,9 @@
 Each test is its own job: the warm zygote forks a child that runs the program as ``__main__`` with the
 test's input on fd 0 (a memfd the parent filled) and its stdout in a memfd the parent reads, cut at the
 pool's ``max_output_bytes`` (RLIMIT_FSIZE stops a program that writes more). The expected output never
-leaves this process: `compare_output` judges here; a dataset checker runs sandboxed as a job of its own
-(the existing assert path: ``assert check(input, expected, output)``), only its verdict read.
+leaves this process for the program's run: `compare_output` judges here; a dataset checker runs sandboxed
+as a run of its own (`CHECKER_HARNESS`: the checker's source, with input, expected and the program's output
+on its stdin), only its one-byte verdict read.
 """
 
 from __future__ import annotations
@@ -26,6 +27,24 @@ MAX_STDIN_BYTES = 64 * 1024 * 1024  # one test's input (it travels in a memfd, n
 MAX_STDIO_FRAME = 4096  # a child's one verdict frame (``["ok"]``, ``["rt", msg]``, ``["syntax", msg]``)
 FLOAT_TOKEN_CHARS = 64  # longer tokens are compared exactly (no float parse of a gigantic token)
 _FLOAT = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# A dataset checker's run: its source, then a call of its `check` on (input, expected, output) read from
+# stdin (marshal: the parent's own data); its own prints go to stderr, its verdict alone to stdout.
+CHECKER_HARNESS = """{checker}
+
+
+def __verifiers_check():
+    import marshal, os, sys
+    data = marshal.loads(sys.stdin.buffer.read())
+    stdout, sys.stdout = sys.stdout, sys.stderr
+    try:
+        ok = bool(check(*data))
+    finally:
+        sys.stdout = stdout
+    os.write(1, b"1" if ok else b"0")
+
+
+__verifiers_check()
+"""
 _SIGNALS = {6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 31: "SIGSYS"}
 
 
@@ -45,7 +64,8 @@ class OutputMatch:
     lines do not matter), each equal byte for byte. ``float_tol``: two tokens that are both plain decimal
     numbers are equal when ``|a - b| <= float_tol * max(1, |b|)`` (b the expected one). ``checker``: Python
     source of a trusted dataset checker defining ``check(input: str, expected: str, output: str) -> bool``,
-    run sandboxed as a job of its own; only its verdict is read; when set it replaces token comparison.
+    run sandboxed as a run of its own (`CHECKER_HARNESS`); only its verdict is read; when set it replaces
+    token comparison.
     """
 
     float_tol: float | None = None
@@ -59,10 +79,6 @@ class StdioRunner(Protocol):
         """One run of a stdin/stdout program (the future resolves to `run_result`'s record)."""
         ...
 
-    def submit(self, code: str, tests: Sequence[str], setup_code: str = "",
-               timeout_s: float | None = None) -> Future[ExecutionResult]:
-        """A program against assert tests (the checker's job)."""
-        ...
 
 
 def stdio_request(code: str, file_limit: int) -> bytes:
@@ -269,9 +285,9 @@ class StdioProblem:
         out = run_output(rec).decode("utf-8", "replace")
         t = self.tests[i]
         assert self.match.checker is not None
-        try:
-            fut = self.runner.submit(self.match.checker, [f"assert check({t.input!r}, {t.output!r}, {out!r})"],
-                                     "", self.checker_timeout)
+        try:  # its own run: the checker, the test's input and expected output, and the program's output
+            fut = self.runner.submit_run(CHECKER_HARNESS.format(checker=self.match.checker),
+                                         marshal.dumps((t.input, t.output, out)), self.checker_timeout)
         except Exception as exc:  # noqa: BLE001
             self._fail(exc)
             return
@@ -283,12 +299,14 @@ class StdioProblem:
             self._fail(exc)
             return
         res = fut.result()
-        if res.passed:
+        verdict = run_output(res) if res.status == "passed" else b""
+        if verdict == b"1":
             self._record(i, "passed", "passed", "")
-        elif res.status == "failed" and res.per_test and res.per_test[0].status == "failed":
+        elif verdict == b"0":
             self._record(i, "failed", "failed", "wrong answer: the checker rejected the output")
         else:
-            why = " ".join(f"{res.status}: {res.detail}".split())[:300]
+            why = " ".join((f"{res.status}: {res.detail}" if res.status != "passed" else
+                            f"no verdict (it wrote {len(verdict)} bytes to stdout)").split())[:300]
             self._record(i, "error", "crashed", f"checker failed (not the program): {why}")
 
     def _record(self, i: int, status: TestStatus, kind: ExecStatus, detail: str) -> None:
