@@ -61,3 +61,26 @@ def last_boxed(text: str) -> str | None:
     """
     found, unclosed = boxes(text)
     return None if unclosed or not found else found[-1][0].strip()
+
+
+@dataclass(frozen=True)
+class StdioTests:
+    """The reference of a stdin/stdout task (`verifiers.code_stdio`): each test's input and expected output,
+    and how outputs compare: a trusted ``checker`` (Python defining ``check(input, expected, output)``), a
+    float tolerance, a per-test CPU limit (``None``: the scorer's)."""
+
+    tests: tuple[tuple[str, str], ...]
+    checker: str = ""
+    float_tol: float | None = None
+    time_limit_s: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The row schema's form (``docs/code-tasks.md``)."""
+        out: dict[str, Any] = {"tests": [{"input": i, "output": o} for i, o in self.tests]}
+        if self.checker:
+            out["checker"] = self.checker
+        if self.float_tol is not None:
+            out["float_tol"] = self.float_tol
+        if self.time_limit_s is not None:
+            out["time_limit_s"] = self.time_limit_s
+        return out

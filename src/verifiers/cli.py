@@ -45,7 +45,7 @@ from verifiers.cli_common import (
 )
 from verifiers.errors import ConfigError, DataError
 from verifiers.rewards._score import STATUSES, Score
-from verifiers.tasks import FunctionTests, Reference, Scorer, TestsReference
+from verifiers.tasks import FunctionTests, Reference, Scorer, StdioReference, TestsReference
 
 _CHUNK = 512
 
@@ -135,7 +135,7 @@ def _function_tests_of(row: dict[str, Any], field: str) -> Any:
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Rescore ``{response, gold}`` rows (``{response, tests}`` for mbpp) and write one result per row."""
-    from verifiers.rows import STDIN, BadRow, gold_of, read_rows, response_of, tests_of
+    from verifiers.rows import STDIN, BadRow, field_value, gold_of, read_rows, response_of, tests_of
 
     scorer, config = _config(args.task, args)
     codec = tasks.get(args.task).reference
@@ -151,6 +151,8 @@ def cmd_score(args: argparse.Namespace) -> int:
             response = response_of(row, args.response_field)
             if isinstance(codec, FunctionTests):  # HumanEval: a tests object, or the row's own check code
                 value: Any = _function_tests_of(row, gold_field)
+            elif isinstance(codec, StdioReference):  # stdin/stdout tests: the codec reads every shape
+                value = field_value(row, gold_field)
             else:
                 value = tests_of(row, gold_field) if code else gold_of(row, gold_field)
             ref = codec.decode(value, str(row.get("setup_code") or ""))
@@ -292,6 +294,21 @@ def _add_data_parser(sub: Any) -> None:
     f.set_defaults(func=cmd_data_fetch, cli_parser=f)
 
 
+def _presets() -> tuple[str, ...]:
+    """Every preset some task's scorer offers (``accuracy`` first)."""
+    names = {p for t in tasks.names() for p in tasks.get(t).scorer().Config.presets}
+    return ("accuracy", *sorted(names - {"accuracy"}))
+
+
+def _preset_help() -> str:
+    """``gsm8k: accuracy, book, grail; ...`` for the presets' help."""
+    by_scorer: dict[str, str] = {}
+    for t in tasks.names():
+        spec = tasks.get(t)
+        by_scorer.setdefault(spec.scorer_name or t, ", ".join(spec.scorer().Config.presets))
+    return "; ".join(f"{k}: {v}" for k, v in by_scorer.items())
+
+
 def _config_defaults(field: str) -> str:
     """``field``'s default in each task's scorer Config: ``1.0 (gsm8k, math); 5.0 (mbpp)``."""
     by_value: dict[str, list[str]] = {}
@@ -307,8 +324,8 @@ def _config_defaults(field: str) -> str:
 
 def _add_scoring_options(p: argparse.ArgumentParser) -> None:
     add_task(p, tasks.names(), help="which task's scorer to use")
-    p.add_argument("--preset", default="accuracy", choices=("accuracy", "book", "grail"),
-                   help="reward weights (Config.preset; mbpp: accuracy or grail)")
+    p.add_argument("--preset", default="accuracy", choices=_presets(),
+                   help="reward weights (Config.preset; each task's scorer has its own: " + _preset_help() + ")")
     # None: the task's scorer's Config default, said in --help from the Config classes themselves
     said = {
         "mode": p.add_argument("--mode", default=None, choices=("flexible", "strict"),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from verifiers._problem import last_boxed
 from verifiers.answers._extract import (
     FALLBACK_MARKERS,
     HEDGE_GAP,
@@ -30,7 +31,6 @@ from verifiers.answers._extract import (
     may_have_debris,
     statement_refusal,
 )
-from verifiers._problem import last_boxed
 from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number, unicode_numbers
 from verifiers.answers._qualifiers import SCALE_WORDS, multiplier_before, qualifier, trailing_qualifier
 from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine

@@ -136,6 +136,15 @@ def gold_of(row: Mapping[str, Any], field: str = "gold") -> str:
     raise DataError(f"{field!r} is a JSON {type(value).__name__}; a gold must be a string or a number")
 
 
+def field_value(row: Mapping[str, Any], field: str, flag: str = "--gold-field") -> Any:
+    """``row[field]`` as stored (a reference the task's codec decodes: stdin/stdout tests).
+
+    Raises:
+        DataError: the row has no such field (the message lists its fields and names ``flag``).
+    """
+    return _field(row, field, flag)
+
+
 def tests_of(row: Mapping[str, Any], field: str = "tests") -> list[str]:
     """MBPP tests of a row: a list of assert strings, or that list JSON-encoded.
 

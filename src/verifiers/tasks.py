@@ -30,17 +30,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from verifiers._problem import CodeTests, Problem, gsm8k_final_answer, last_boxed
+from verifiers._problem import CodeTests, Problem, StdioTests, gsm8k_final_answer, last_boxed
 from verifiers.errors import ConfigError, DataError, VerifiersError, one_of
 from verifiers.rewards._config import BaseConfig
 from verifiers.rewards._score import Score
 
-__all__ = ["ANSWER", "FUNCTION_TESTS", "PLUGIN_ENV", "PLUGIN_GROUP", "TESTS", "CodeTests", "FunctionTests", "Reference", "ReferenceCodec", "Scorer",
+__all__ = ["ANSWER", "FUNCTION_TESTS", "PLUGIN_ENV", "PLUGIN_GROUP", "STDIO_TESTS", "TESTS", "CodeTests", "FunctionTests",
+           "Reference", "ReferenceCodec", "Scorer", "StdioReference", "StdioTests",
            "TaskSpec", "TestsReference", "answer_row", "for_data_source", "function_tests", "get", "math_row", "mbpp_row", "names",
            "register", "sandbox_problem"]
 
 
-Reference = str | CodeTests  # a gold answer, or the tests a program must pass
+Reference = str | CodeTests | StdioTests  # a gold answer, or the tests a program must pass
 
 
 class Scorer(Protocol):
@@ -132,6 +133,32 @@ class FunctionTests(TestsReference):
                            "entry_point": t.entry_point})
 
 
+@dataclass(frozen=True)
+class StdioReference(TestsReference):
+    """Tests of a stdin/stdout task (`verifiers.code_stdio`): inputs, expected outputs, checker, tolerance.
+
+    verl carries them as one JSON object (the row schema's ``tests``/``checker``/``float_tol``/``time_limit_s``).
+    """
+
+    columns: tuple[str, ...] = ("tests", "ground_truth")
+
+    def of(self, problem: Problem) -> StdioTests:  # type: ignore[override]
+        from verifiers.code_stdio import reference
+
+        return reference(problem.meta.get("stdio") or {"tests": []})
+
+    def encode(self, problem: Problem) -> str:
+        return json.dumps(self.of(problem).to_json())
+
+    def decode(self, value: Any, setup_code: str = "") -> StdioTests:  # type: ignore[override]
+        from verifiers.code_stdio import reference
+
+        try:
+            return reference(value)
+        except TypeError as e:
+            raise DataError(str(e)) from None
+
+
 def function_tests(value: Mapping[str, Any], setup_code: str = "") -> CodeTests:
     """`CodeTests` from ``{"tests", "setup_code"?, "prompt", "entry_point"}`` or a HumanEval row's
     ``{"test", "prompt", "entry_point"}`` (its ``check(candidate)`` compiled, `verifiers.humaneval`).
@@ -161,6 +188,7 @@ def function_tests(value: Mapping[str, Any], setup_code: str = "") -> CodeTests:
 ANSWER = ReferenceCodec()
 TESTS = TestsReference()
 FUNCTION_TESTS = FunctionTests()
+STDIO_TESTS = StdioReference()
 RowReader = Callable[[str, str, int, Mapping[str, Any]], Problem]  # (task, split, index, row) -> Problem
 
 
@@ -384,6 +412,24 @@ def _humaneval_row(task: str, split: str, i: int, row: Mapping[str, Any]) -> Pro
     return humaneval_row(task, split, i, row)
 
 
+def _code_stdio() -> Scorer:
+    from verifiers import code_stdio
+
+    return code_stdio
+
+
+def _stdio_row(task: str, split: str, i: int, row: Mapping[str, Any]) -> Problem:
+    from verifiers.stdio_data import stdio_row
+
+    return stdio_row(task, split, i, row)
+
+
+def _stdio_builtin(split: str, limit: int | None) -> list[dict[str, Any]]:
+    from verifiers.stdio_data import builtin_rows
+
+    return builtin_rows(split, limit)
+
+
 def _arith_rows(split: str, limit: int | None) -> list[dict[str, Any]]:
     from verifiers import arith
 
@@ -410,3 +456,7 @@ register(TaskSpec("humaneval", _mbpp, ("openai/openai_humaneval", "humaneval", "
                   hub=("openai/openai_humaneval", None), splits={"test": "test"}))
 register(TaskSpec("arith", _gsm8k, ("arith",), answer_row, scorer_name="gsm8k", template="verl",
                   generate=_arith_rows))
+register(TaskSpec("code_stdio", _code_stdio, ("code_stdio", "codeparrot/apps", "BAAI/TACO", "deepmind/code_contests",
+                                              "livecodebench/code_generation_lite"), _stdio_row,
+                  reference=STDIO_TESTS, template="code_stdio", ability="code", generate=_stdio_builtin,
+                  splits={"train": "train", "test": "test"}))

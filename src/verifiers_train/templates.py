@@ -106,6 +106,10 @@ TEMPLATES: dict[str, PromptTemplate] = {
                        "Complete the following Python function:\n\n```python\n{question}\n```\n\n"
                        "Write the whole function in a ```python code block.",
                        description="HumanEval: the prompt's signature and docstring; the function in a ```python block"),
+        PromptTemplate("code_stdio",
+                       "{question}\n\nWrite a Python 3 program that reads the input from standard input and prints the "
+                       "answer to standard output. Put the whole program in a ```python code block.",
+                       description="stdin/stdout problems: a whole program in a ```python block"),
         PromptTemplate("mbpp-grail",
                        "{question} Your code should pass these tests:\n\n{tests}", system=_GRAIL_SYSTEM,
                        description="MBPP with working-out tags and the code between <SOLUTION> tags"),

@@ -17,8 +17,10 @@ from collections.abc import Sequence
 
 from verifiers.sandbox._pool import CodePool
 from verifiers.sandbox._result import ExecutionResult, TestOutcome
+from verifiers.sandbox._stdio import OutputMatch, StdioTest
 
-__all__ = ["CodePool", "ExecutionResult", "TestOutcome", "check", "default_pool", "run"]
+__all__ = ["CodePool", "ExecutionResult", "OutputMatch", "StdioTest", "TestOutcome", "check", "default_pool", "run",
+           "run_stdio"]
 
 _default: CodePool | None = None
 _default_lock = threading.Lock()
@@ -60,3 +62,16 @@ def run(code: str, tests: Sequence[str], *, setup_code: str = "", timeout_s: flo
         True
     """
     return (pool or default_pool()).run(code, tests, setup_code, timeout_s)
+
+
+def run_stdio(code: str, tests: Sequence[StdioTest], *, match: OutputMatch | None = None,
+              timeout_s: float | None = None, total_timeout_s: float | None = None, stop_on_failure: bool = False,
+              pool: CodePool | None = None) -> ExecutionResult:
+    """Run the stdin/stdout program ``code`` against ``tests`` in a sandbox (see `CodePool.submit_stdio`).
+
+    Example:
+        >>> run_stdio("print(sum(map(int, input().split())))", [StdioTest("1 2\\n", "3\\n")]).passed  # doctest: +SKIP
+        True
+    """
+    return (pool or default_pool()).run_stdio(code, tests, match=match, timeout_s=timeout_s,
+                                               total_timeout_s=total_timeout_s, stop_on_failure=stop_on_failure)

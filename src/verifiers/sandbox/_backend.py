@@ -34,6 +34,7 @@ class Job:
     paused_until: float = 0.0  # reading, but not watched until then (see DRAIN_PAUSE_S)
     pause: float = 0.0  # the last pause
     wall: float = 0.0  # its wall-time backstop (s), set when it is sent to a sandbox (`_local.wall_backstop`)
+    stdin: bytes | None = None  # a stdin/stdout program's run: its input (fd 0); see `_stdio`
 
     def close_io(self) -> None:
         self.reading = False

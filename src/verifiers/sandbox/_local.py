@@ -41,12 +41,21 @@ from verifiers.sandbox._result import (
     ChildReport,
     ExecStatus,
     ExecutionResult,
+    TestOutcome,
     build_result,
     failed_result,
     no_tests_result,
 )
 from verifiers.sandbox._sandbox import JobIO, Sandbox, SandboxSpec, start_error, stderr_head
 from verifiers.sandbox._setup import child_setup
+from verifiers.sandbox._stdio import (
+    OutputMatch,
+    StdioProblem,
+    StdioTest,
+    check_stdio_args,
+    run_result,
+    stdio_request,
+)
 
 # Budgets and timings (seconds / bytes).
 STARTUP_TIMEOUT_S = 30.0
@@ -78,6 +87,7 @@ MAX_CODE_CHARS = 1_000_000
 MAX_START_FAILURES = 3
 MAX_ATTEMPTS = 3  # a program whose child keeps failing before it runs is reported `crashed`
 TMPFS_BYTES = 64 * 1024 * 1024
+FILE_BYTES = 16 * 1024 * 1024  # RLIMIT_FSIZE: any file a program writes, its stdout and stderr included
 SIGPENDING = 64  # queued signals per sandbox process tree (RLIMIT_SIGPENDING)
 TMPFS_INODES = 4096
 SANDBOX_OVERHEAD_BYTES = 96 * 1024 * 1024  # the zygote, bubblewrap's init, page tables (cgroup limit)
@@ -203,12 +213,12 @@ class LocalPool:
             "as_bytes": mem if split is None else split.process_bytes,
             # RLIMIT_SIGPENDING and RLIMIT_MEMLOCK: counted per user across namespaces (the namespace's
             # owner is charged too), so a sandbox keeps them small.
-            "limits": [[resource.RLIMIT_FSIZE, 16 * 1024 * 1024], [resource.RLIMIT_NOFILE, 64],
+            "limits": [[resource.RLIMIT_FSIZE, FILE_BYTES], [resource.RLIMIT_NOFILE, 64],
                        [resource.RLIMIT_CORE, 0], [resource.RLIMIT_SIGPENDING, SIGPENDING],
                        [resource.RLIMIT_MEMLOCK, 64 * 1024]] + (
                 [[resource.RLIMIT_NPROC, procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
             # Numbers that differ between architectures, resolved here (the zygote loads no `resource`/`mmap`).
-            "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "map_anonymous": mmap.MAP_ANONYMOUS,
+            "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "rlimit_fsize": resource.RLIMIT_FSIZE, "map_anonymous": mmap.MAP_ANONYMOUS,
         }
         tmp = None
         if self.isolation == "process":
@@ -340,6 +350,50 @@ class LocalPool:
         self._enqueue(jobs)
         wait(futs)  # one wake-up for the whole batch, not one per result
         return [f.result() for f in futs]
+
+    # ------------------------------------------------------------ stdin/stdout programs (see `_stdio`)
+    def submit_stdio(self, code: str, tests: Sequence[StdioTest], *, match: OutputMatch | None = None,
+                     timeout_s: float | None = None, total_timeout_s: float | None = None,
+                     stop_on_failure: bool = False) -> Future[ExecutionResult]:
+        """Queue one stdin/stdout program against its tests (each test a run of its own, judged here).
+
+        Args:
+            code: the program, run as ``__main__`` with each test's input on stdin.
+            tests: `StdioTest` items; the expected outputs never enter the sandbox.
+            match: how outputs are compared (default: whitespace-separated tokens, exactly).
+            timeout_s: CPU seconds per test (default: the pool's ``timeout_s``).
+            total_timeout_s: CPU seconds for all tests together; tests then run one after another.
+            stop_on_failure: after the first test that does not pass, the rest are ``not_run``.
+        """
+        checked, m = check_stdio_args(code, tests, match, timeout_s, total_timeout_s, stop_on_failure)
+        timeout = float(timeout_s) if timeout_s is not None else self.timeout_s
+        total = float(total_timeout_s) if total_timeout_s is not None else None
+        problem = StdioProblem(self, code, checked, m, timeout, total, stop_on_failure, self.timeout_s,
+                               self.max_output_bytes)
+        if len(code) > MAX_CODE_CHARS:
+            problem.tests = []
+            fut: Future[ExecutionResult] = Future()
+            detail = f"program longer than {MAX_CODE_CHARS} characters"
+            fut.set_result(ExecutionResult(False, "runtime_error", 0, len(checked), tuple(
+                TestOutcome(label, "not_run", detail) for label in problem.labels), detail=detail))
+            return fut
+        return problem.start()
+
+    def run_stdio(self, code: str, tests: Sequence[StdioTest], *, match: OutputMatch | None = None,
+                  timeout_s: float | None = None, total_timeout_s: float | None = None,
+                  stop_on_failure: bool = False) -> ExecutionResult:
+        """`submit_stdio`, waited for."""
+        return self.submit_stdio(code, tests, match=match, timeout_s=timeout_s, total_timeout_s=total_timeout_s,
+                                 stop_on_failure=stop_on_failure).result()
+
+    def submit_run(self, code: str, stdin: bytes, timeout: float) -> Future[ExecutionResult]:
+        """One run of a stdin/stdout program with ``stdin`` on fd 0 (`_stdio.run_result` is its record)."""
+        fut: Future[ExecutionResult] = Future()
+        job = Job(code, "", [], timeout, fut, stdin=stdin,
+                  frame=stdio_request(code, min(self.max_output_bytes + 1, FILE_BYTES)))
+        self._enqueue([job])
+        return fut
+    # ------------------------------------------------------------ end of stdin/stdout programs
 
     def close(self) -> None:
         """Stop every sandbox (pending jobs still finish first)."""
@@ -586,7 +640,7 @@ class LocalPool:
             sb = min(eligible, key=lambda c: len(c.inflight))  # the first of the least loaded
             job = self._queue.popleft()
             try:
-                job.io = JobIO(job.frame)
+                job.io = JobIO(job.frame, job.stdin)
             except OSError as exc:  # out of fds: try again once answers free some
                 self._queue.appendleft(job)
                 self.stats["fd_pressure"] += 1
@@ -677,9 +731,11 @@ class LocalPool:
                              cpu=float(cpu) if type(cpu) in (int, float) else 0.0,
                              setup=True, frames=bytes(io.rx), overflow=io.overflow, stdout=stdout, stderr=stderr,
                              oom=code == -9 and not msg["timed_out"] and sb.record_oom())
+        out = io.stdout_bytes(self.max_output_bytes + 1) if job.stdin is not None else None  # a stdin/stdout run
         job.close_io()
         try:
-            res, violation = build_result(job.plans, report, job.timeout)
+            res, violation = (build_result(job.plans, report, job.timeout) if out is None
+                              else run_result(report, out[0], out[1], self.max_output_bytes, job.timeout))
         except Exception as exc:  # noqa: BLE001  (a judging bug must not kill the dispatcher)
             res, violation = failed_result(job.plans, "crashed", f"internal judging error: {exc!r}"), None
         if violation is not None:

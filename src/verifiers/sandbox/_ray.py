@@ -31,6 +31,10 @@ class _SandboxActor:
     def run(self, code: str, tests: list[str], setup_code: str, timeout_s: float) -> ExecutionResult:
         return self.pool.run(code, tests, setup_code, timeout_s)
 
+    def run_once(self, code: str, stdin: bytes, timeout: float) -> ExecutionResult:
+        """One run of a stdin/stdout program (its record: `_stdio.run_result`); judged by the caller."""
+        return self.pool.submit_run(code, stdin, timeout).result()
+
     def close(self) -> None:
         self.pool.close()
 
@@ -62,7 +66,8 @@ class RayBackend:
 
     def submit(self, job: Job) -> Future[ExecutionResult]:
         actor = self._actors[next(self._next)]
-        ref = actor.run.remote(job.code, [p.source for p in job.plans], job.setup, job.timeout)
+        ref = (actor.run.remote(job.code, [p.source for p in job.plans], job.setup, job.timeout) if job.stdin is None
+               else actor.run_once.remote(job.code, job.stdin, job.timeout))
         out = job.future
 
         def done(f: Future[Any]) -> None:

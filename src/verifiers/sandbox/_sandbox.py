@@ -36,7 +36,7 @@ from verifiers.sandbox._uids import UidLease, lease_uid
 
 INFO_TIMEOUT_S = 10.0
 # Per-job control messages; `_zygote` defines the same two layouts (it cannot import this module).
-JOB = struct.Struct("<Qdi")  # job id, timeout (s), CPU limit (s); sent with the child's three fds
+JOB = struct.Struct("<Qdi")  # job id, timeout (s), CPU limit (s); sent with the child's three fds (four: stdin)
 END = struct.Struct("<QiBBidd")  # job id, exit status (-signal), timed out, set-up done, error, duration, CPU (s)
 MAX_RESULT_BYTES = 4 * 1024 * 1024  # frames one program may send back
 READ_BYTES = 1 << 16  # per read: a 1 MiB buffer is mmap-ed and unmapped on every read
@@ -59,7 +59,7 @@ class SandboxSpec:
 class JobIO:
     """The parent's side of one program: its channel, its stdout/stderr memfds and the request to send."""
 
-    def __init__(self, request: bytes) -> None:
+    def __init__(self, request: bytes, stdin: bytes | None = None) -> None:
         # The C socket type (`socket.socketpair` wraps each end in a Python object first: twice the cost).
         parent, child = _socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         parent.setblocking(False)
@@ -68,6 +68,12 @@ class JobIO:
         for name in ("stdout", "stderr"):
             self.child_fds.append(os.memfd_create(name, os.MFD_CLOEXEC))
         self.out, self.err = self.child_fds[1], self.child_fds[2]
+        if stdin is not None:  # a stdin/stdout program: its input, a fourth fd (the child's fd 0)
+            fd = os.memfd_create("stdin", os.MFD_CLOEXEC)
+            self.child_fds.append(fd)
+            view = memoryview(stdin)
+            while view:
+                view = view[os.pwrite(fd, view, len(stdin) - len(view)):]
         self.request = memoryview(request)
         self.rx = bytearray()
         self.last_read = 0  # bytes the last `read_frames` took
@@ -122,6 +128,11 @@ class JobIO:
         except OSError:
             self.done = True
             return True
+
+    def stdout_bytes(self, limit: int) -> tuple[bytes, int]:
+        """The first ``limit`` bytes of the program's stdout and its whole size."""
+        size = os.lseek(self.out, 0, os.SEEK_END)
+        return (os.pread(self.out, min(size, limit), 0) if size else b""), size
 
     def outputs(self, limit: int) -> tuple[str, str]:
         """The program's stdout and stderr, each cut to ``limit`` bytes."""

@@ -6,7 +6,7 @@ so nothing of the project tree is visible in the sandbox; standard library only.
 
 The zygote never holds a program's bytes. The parent writes each program's request into a fresh
 socketpair and sends the zygote only "run job N" with three fds (that channel, a stdout and a stderr
-memfd), one SOCK_SEQPACKET message at a time. The zygote forks the child and closes its copies; only the
+memfd; a stdin/stdout program's input memfd as a fourth), one SOCK_SEQPACKET message at a time. The zygote forks the child and closes its copies; only the
 child reads the request. So a child's memory is the zygote's warm image plus its own program, never a
 sibling's code, tests, results or output.
 
@@ -30,7 +30,8 @@ Protocol (control socket, one message each): parent -> zygote: the JSON config, 
 struct and three fds; zygote -> parent: ``{"ready": ...}`` (JSON), then per job an `END` struct.
 A child's channel: the parent's request frame in (4-byte big-endian length + marshal of ``(code,
 setup, leaves)``); JSON frames out, exactly one per leaf in order, ``["v", k, value]`` or
-``["e", k, error]``, or a single ``["syntax", msg]``/``["rt", msg]``; then ``["done"]``.
+``["e", k, error]``, or a single ``["syntax", msg]``/``["rt", msg]``; then ``["done"]``. A stdin/stdout
+program's request is ``(code, file size limit)`` instead, answered by one frame (see `_stdio_program`).
 """
 
 import _socket
@@ -53,7 +54,7 @@ _write = os.write
 _dumps = json.dumps
 _H = struct.Struct(">I")
 # Per-job control messages (the parent's `_sandbox` uses the same two layouts):
-JOB = struct.Struct("<Qdi")  # parent -> zygote: job id, timeout (s), CPU limit (s); plus 3 fds
+JOB = struct.Struct("<Qdi")  # parent -> zygote: job id, timeout (s), CPU limit (s); plus 3 fds (4: stdin)
 END = struct.Struct("<QiBBidd")  # zygote -> parent: job id, exit status (-signal), timed out, set-up done, error,
 # wall duration, CPU seconds (the child and every process of its program, from the zygote's children times)
 # The C socket type, not `socket.py`: that module (and the array, enum and selectors work it brings)
@@ -61,7 +62,7 @@ END = struct.Struct("<QiBBidd")  # zygote -> parent: job id, exit status (-signa
 CTL: int  # the control socket's fd, set by the bootstrap
 _SOCK = _socket.socket(fileno=CTL)  # noqa: F821  (ruff does not count a bare annotation as a binding)
 _SOCK.setblocking(True)
-_ANCILLARY = _socket.CMSG_SPACE(4 * 4)  # room for more fds than a job carries (3), to see extras
+_ANCILLARY = _socket.CMSG_SPACE(5 * 4)  # room for more fds than a job carries (3, or 4 with stdin), to see extras
 
 
 def _send(obj):
@@ -108,6 +109,7 @@ for _no, _value in CFG["limits"]:
     _set_limit(int(_no), int(_value))
 RLIMIT_AS = int(CFG["rlimit_as"])
 _RLIMIT_CPU = int(CFG["rlimit_cpu"])
+_RLIMIT_FSIZE = int(CFG["rlimit_fsize"])
 _CPU_LIMIT = _Rlimit(0, 0)  # the child's CPU limit: the zygote fills it in before each fork
 _CPU_LIMIT_REF = ctypes.byref(_CPU_LIMIT)
 _mount = _libc["mount"]  # per program: prebuilt C arguments, no `argtypes` (see `_setrlimit_c`)
@@ -466,6 +468,69 @@ def _program(source, setup, leaves):
     _emit(["done"])
 
 
+class _Quitter:
+    """``exit``/``quit`` as the ``site`` module defines them (the sandbox's Python runs without ``site``)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Use {self.name}() or Ctrl-D (i.e. EOF) to exit"
+
+    def __call__(self, code=None):
+        raise SystemExit(code)
+
+
+def _stdio_program(source, fsize):
+    """Run a stdin/stdout program as ``__main__``: its input is on fd 0 (a memfd the parent filled), its
+    output goes to fd 1 (a memfd the parent reads); writing more than ``fsize - 1`` bytes to any file (the
+    pool's output cap) kills it with SIGXFSZ. Emits one frame: ``["ok"]`` (a normal end, ``sys.exit(0)``
+    included), ``["rt", msg]`` or ``["syntax", msg]``. The expected output never comes here."""
+    _set_limit(_RLIMIT_FSIZE, fsize)
+    io = sys.modules["io"]
+    # Fresh streams on fds 0-2 (``sys.__stdout__`` too: a program may print through it).
+    streams = {"stdin": io.open(0, "r", encoding="utf-8", errors="replace", closefd=False),
+               "stdout": io.open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False),
+               "stderr": io.open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)}
+    for name, stream in streams.items():
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+    out, err = streams["stdout"], streams["stderr"]
+    builtins.exit, builtins.quit = _Quitter("exit"), _Quitter("quit")
+    mod = type(sys)("__main__")
+    g = mod.__dict__
+    g["__builtins__"] = builtins
+    sys.modules["__main__"] = mod
+    try:
+        code = compile(source, "<solution>", "exec")
+    except (SyntaxError, ValueError) as e:
+        _emit(["syntax", _fmt_exc(e)])
+        return
+    except BaseException as e:
+        _emit(["rt", _fmt_exc(e)])
+        return
+    frame = ["ok"]
+    try:
+        exec(code, g)
+    except SystemExit as e:
+        c = e.code
+        if c is not None and c != 0:
+            try:
+                why = "exit status " + str(c) if type(c) is int else "SystemExit: " + str(c)[:300]
+            except BaseException:
+                why = "SystemExit"
+            frame = ["rt", why]
+    except BaseException as e:
+        frame = ["rt", _fmt_exc(e)]
+    # What it printed, written out (the streams it may have swapped in too): a write past the cap kills it.
+    for f in (out, err, sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except BaseException:
+            pass
+    _emit(frame)
+
+
 def _isolate(job_id):
     """Child set-up before anything of the program is read: own process group, private /tmp, limits, signal
     mask, no privileges. (RLIMIT_AS and the constant limits are the zygote's own, inherited.)"""
@@ -493,9 +558,11 @@ def _child(job_id, seq, fds):
     status = 0
     _OWNER[0] = os.getpid()
     try:
-        chan, out, err = fds
+        chan, out, err = fds[:3]
         os.dup2(out, 1)
         os.dup2(err, 2)
+        if len(fds) == 4:  # a stdin/stdout program: its input (a memfd the parent filled) on fd 0
+            os.dup2(fds[3], 0)
         if chan != 3:
             os.dup2(chan, 3)
         os.closerange(4, 1 << 16)  # the control socket and every other fd of the zygote
@@ -504,7 +571,11 @@ def _child(job_id, seq, fds):
         if _munmap_c(*_MARK_ARGS) != 0:  # unmapped: the program cannot forge the mark afterwards
             _SETUP_MARK.value = 0
             raise OSError(ctypes.get_errno(), "munmap")
-        _program(*marshal.loads(_read_request(3)))  # the parent's own request (see `_protocol`)
+        request = marshal.loads(_read_request(3))  # the parent's own request (see `_protocol`)
+        if len(request) == 2:
+            _stdio_program(*request)
+        else:
+            _program(*request)
         _flush()
     except BaseException:
         status = 3
@@ -707,7 +778,7 @@ def _serve():
         if not msg:
             os._exit(0)
         job_id, timeout, cpu = JOB.unpack(msg)
-        if len(fds) != 3 or truncated:
+        if len(fds) not in (3, 4) or truncated:
             _close_all(fds)
             _SOCK.send(END.pack(job_id, -1, 0, 0, -1, 0.0, 0.0))
             continue
