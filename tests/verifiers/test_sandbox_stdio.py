@@ -121,7 +121,15 @@ def test_compare_output_details() -> None:
     assert compare_output("1 2\n3", b"1\n2 3\n\n") is None
     assert compare_output("1 2\n3", b"1 2\n4") == "wrong answer: line 2 token 1 differs (expected '3', got '4')"
     assert compare_output("1 2 3", b"1 2") == "wrong answer: output ends after 2 tokens, expected 3"
-    assert compare_output("1", b"1\n2\n") == "wrong answer: extra output from line 2 token 1 (2 tokens, expected 1)"
+    assert compare_output("1", b"1\n2\n") == "wrong answer: extra output from line 2 token 1 (expected 1 tokens)"
+    # read a piece at a time: a difference far into a large output is still placed exactly
+    many = "\n".join(" ".join(str(i * 10 + j) for j in range(10)) for i in range(20_000))
+    bad = many.replace("123456", "999999").encode()
+    assert compare_output(many, many.encode()) is None
+    assert compare_output(many, bad) == "wrong answer: line 12346 token 7 differs (expected '123456', got '999999')"
+    assert compare_output(many, many.encode() + b" 1") == \
+        "wrong answer: extra output from line 20000 token 11 (expected 200000 tokens)"
+    assert compare_output("1", b"9" * (1 << 20)).endswith("got '999999999999999999999999...')")
     assert compare_output("", b"") is None
     assert compare_output("1000000", b"1000001", 1e-6) is None  # relative above 1
     assert compare_output("0.5", b"0.5000001", 1e-6) is None  # absolute below 1

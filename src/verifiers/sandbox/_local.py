@@ -218,7 +218,8 @@ class LocalPool:
                        [resource.RLIMIT_MEMLOCK, 64 * 1024]] + (
                 [[resource.RLIMIT_NPROC, procs + TRUSTED_PROCS[root]]] if self.isolation == "bwrap" else []),
             # Numbers that differ between architectures, resolved here (the zygote loads no `resource`/`mmap`).
-            "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "rlimit_fsize": resource.RLIMIT_FSIZE, "map_anonymous": mmap.MAP_ANONYMOUS,
+            "rlimit_as": resource.RLIMIT_AS, "rlimit_cpu": resource.RLIMIT_CPU, "map_anonymous": mmap.MAP_ANONYMOUS,
+            "rlimit_fsize": resource.RLIMIT_FSIZE,
         }
         tmp = None
         if self.isolation == "process":

@@ -14,7 +14,7 @@ import marshal
 import math
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Protocol
@@ -186,33 +186,56 @@ def _close(a: bytes, b: bytes, tol: float) -> bool:
     return math.isfinite(fa) and math.isfinite(fb) and abs(fa - fb) <= tol * max(1.0, abs(fb))
 
 
-def _where(out: bytes, k: int) -> str:
-    """``line L token T`` of the output's k-th token (0-based k; 1-based line and token)."""
-    seen = 0
-    for line_no, line in enumerate(out.split(b"\n"), 1):
-        n = len(line.split())
-        if seen + n > k:
-            return f"line {line_no} token {k - seen + 1}"
-        seen += n
-    return f"token {k + 1}"
+_WS = re.compile(rb"[ \t\n\r\x0b\x0c]")  # what `bytes.split()` splits on
+_TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c]+")
+CHUNK_BYTES = 1 << 16
+
+
+def _chunks(out: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """``(offset, tokens)`` of consecutive pieces of ``out`` of about CHUNK_BYTES, cut at whitespace: the
+    parent never holds more than one piece's tokens of a (hostile) output at once."""
+    i, n = 0, len(out)
+    while i < n:
+        j = n if n - i <= CHUNK_BYTES else i + CHUNK_BYTES
+        if j < n:
+            m = _WS.search(out, j)
+            j = m.start() if m else n
+        yield i, out[i:j].split()
+        i = j
+
+
+def _where(out: bytes, offset: int, t: int) -> str:
+    """``line L token T`` of the t-th token of the piece of ``out`` at ``offset`` (1-based line and token)."""
+    m = None
+    for m, _ in zip(_TOKEN.finditer(out, offset), range(t + 1), strict=False):
+        pass
+    pos = m.start() if m is not None else offset
+    line_start = out.rfind(b"\n", 0, pos) + 1
+    line = out.count(b"\n", 0, pos) + 1
+    return f"line {line} token {len(out[line_start:pos].split()) + 1}"
 
 
 def compare_output(expected: str, out: bytes, float_tol: float | None = None) -> str | None:
     """None when ``out`` matches ``expected`` token for token (see `OutputMatch`); else a short detail.
 
-    Linear in the sizes (the output is at most the pool's cap); a float is parsed only from short tokens.
+    Linear in the sizes, and the output is read a piece at a time (see `_chunks`); a float is parsed only
+    from short tokens.
     """
     want = expected.encode("utf-8", "surrogatepass").split()
-    got = out.split()
-    if got == want:
-        return None
-    for k, (g, w) in enumerate(zip(got, want, strict=False)):
-        if g != w and not (float_tol is not None and _close(g, w, float_tol)):
-            return f"wrong answer: {_where(out, k)} differs (expected {_show(w)}, got {_show(g)})"
-    if len(got) < len(want):
-        return f"wrong answer: output ends after {len(got)} tokens, expected {len(want)}"
-    if len(got) > len(want):
-        return f"wrong answer: extra output from {_where(out, len(want))} ({len(got)} tokens, expected {len(want)})"
+    k = 0  # tokens of the output matched so far
+    for offset, got in _chunks(out):
+        if got == want[k:k + len(got)]:
+            k += len(got)
+            continue
+        for t, g in enumerate(got):
+            if k >= len(want):
+                return f"wrong answer: extra output from {_where(out, offset, t)} (expected {len(want)} tokens)"
+            w = want[k]
+            if g != w and not (float_tol is not None and _close(g, w, float_tol)):
+                return f"wrong answer: {_where(out, offset, t)} differs (expected {_show(w)}, got {_show(g)})"
+            k += 1
+    if k < len(want):
+        return f"wrong answer: output ends after {k} tokens, expected {len(want)}"
     return None
 
 

@@ -6,9 +6,9 @@ so nothing of the project tree is visible in the sandbox; standard library only.
 
 The zygote never holds a program's bytes. The parent writes each program's request into a fresh
 socketpair and sends the zygote only "run job N" with three fds (that channel, a stdout and a stderr
-memfd; a stdin/stdout program's input memfd as a fourth), one SOCK_SEQPACKET message at a time. The zygote forks the child and closes its copies; only the
-child reads the request. So a child's memory is the zygote's warm image plus its own program, never a
-sibling's code, tests, results or output.
+memfd; a stdin/stdout program's input memfd as a fourth), one SOCK_SEQPACKET message at a time. The
+zygote forks the child and closes its copies; only the child reads the request. So a child's memory is
+the zygote's warm image plus its own program, never a sibling's code, tests, results or output.
 
 Each child (``sandboxed``): a new pid namespace (it is pid 1: leftover processes die with it, and no
 process outside is addressable), its own process group, a fresh tmpfs on ``/tmp`` (mounted by the zygote
@@ -62,7 +62,7 @@ END = struct.Struct("<QiBBidd")  # zygote -> parent: job id, exit status (-signa
 CTL: int  # the control socket's fd, set by the bootstrap
 _SOCK = _socket.socket(fileno=CTL)  # noqa: F821  (ruff does not count a bare annotation as a binding)
 _SOCK.setblocking(True)
-_ANCILLARY = _socket.CMSG_SPACE(5 * 4)  # room for more fds than a job carries (3, or 4 with stdin), to see extras
+_ANCILLARY = _socket.CMSG_SPACE(5 * 4)  # room for more fds than a job carries (3; 4 with stdin), to see extras
 
 
 def _send(obj):
