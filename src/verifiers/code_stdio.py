@@ -25,8 +25,10 @@ Rewards: ``accuracy`` (default) is 1 iff every test passed; ``partial`` is the f
 from __future__ import annotations
 
 import ast
+import atexit
 import json
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -46,7 +48,8 @@ if TYPE_CHECKING:
 
     from verifiers.sandbox import CodePool, ExecutionResult
 
-__all__ = ["PRESETS", "Config", "StdioTests", "extract_program", "reference", "score", "score_batch"]
+__all__ = ["OUTPUT_CAP_BYTES", "PRESETS", "Config", "StdioTests", "default_pool", "extract_program", "reference", "score",
+           "score_batch"]
 
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType({
     "accuracy": MappingProxyType({"all_passed": 1.0}),
@@ -58,6 +61,23 @@ _STATUS_MAP: dict[str, Status] = {
     "memory": "incorrect", "crashed": "incorrect", "timeout": "timeout", "no_tests": "gold_unparseable",
 }
 MAX_TESTS = 1_000
+# What a program may print on one test: the default pool's cap (8 KiB, for function tasks' diagnostics) is far
+# below what contest problems print, so this task runs on a pool of its own with this cap.
+OUTPUT_CAP_BYTES = 8 << 20
+_pool: CodePool | None = None
+_pool_lock = threading.Lock()
+
+
+def default_pool() -> CodePool:
+    """The lazily started process-wide pool this task uses when the caller passes none (output cap 8 MiB)."""
+    global _pool
+    from verifiers.sandbox import CodePool
+
+    with _pool_lock:
+        if _pool is None:
+            _pool = CodePool(max_output_bytes=OUTPUT_CAP_BYTES).start()
+            atexit.register(_pool.close)
+        return _pool
 
 
 @dataclass(frozen=True)
@@ -190,7 +210,8 @@ def score(response: str, reference_: StdioTests | Mapping[str, Any] | Sequence[A
         response: the model output.
         reference_: the problem's tests (see `reference` for the shapes accepted).
         config: settings, or a mapping of its fields (default `Config()`).
-        pool: a `verifiers.sandbox.CodePool`; default: the shared lazily started pool.
+        pool: a `verifiers.sandbox.CodePool` (its ``max_output_bytes`` caps what a program may print); default:
+            this task's lazily started pool (`default_pool`, 8 MiB of output).
 
     Raises:
         TypeError: ``response`` is not a ``str``, or the reference has a wrong shape.
@@ -209,7 +230,7 @@ def score_batch(responses: Iterable[str], references: Iterable[Any], *, workers:
         TypeError: as for `score`, for any item; ``None`` or a bare string where a sequence is expected.
         ConfigError: the lengths differ, or a bad ``config``.
     """
-    from verifiers.sandbox import OutputMatch, StdioTest, default_pool
+    from verifiers.sandbox import OutputMatch, StdioTest
 
     cfg = scorer_config(config, Config, _DEFAULT)
     responses = [response_text(r) for r in batch_items(responses, "responses")]

@@ -238,3 +238,10 @@ def test_load_problems_reads_a_public_schema_file(tmp_path: Path, pool: CodePool
     path.write_text(json.dumps(apps_row()) + "\n")
     (p,) = datasets.load_problems("code_stdio", path)
     assert code_stdio.score(fenced(p.solution), tasks.STDIO_TESTS.of(p), pool=pool).correct
+
+
+def test_the_task_pool_takes_a_contest_sized_output(pool: CodePool) -> None:
+    del pool  # requested for its skip where the sandbox cannot start; the task's own pool is under test
+    big = 3 * 10**5  # ~2 MB of output, far over the default pool's 8 KiB cap
+    ref = code_stdio.StdioTests((("", "".join(f"{k}\n" for k in range(big))),))
+    assert code_stdio.score(fenced(f"print('\\n'.join(map(str, range({big}))))\n"), ref).correct
