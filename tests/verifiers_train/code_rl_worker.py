@@ -1,10 +1,10 @@
 """Score code rollouts as a verl run's reward worker does, in a fresh process (as Ray starts one).
 
-Usage: python code_rl_worker.py MODEL_DIR DATA_DIR RUN_DIR TASK OUT_JSON [TIMEOUT_S]
+Usage: python code_rl_worker.py MODEL_DIR DATA_DIR RUN_DIR TASK OUT_JSON [TIMEOUT_S [ROWS]]
 
 Plans the run `verifiers-train run --task TASK --data DATA_DIR` would launch (our reward, its reward kwargs,
 ``timeout=TIMEOUT_S`` passed as a user would after ``--``), composes verl's config from it and builds verl's
-own ``RewardLoopWorker``. The batch holds, for the first rows of DATA_DIR/test.parquet, the reference solution
+own ``RewardLoopWorker``. The batch holds, for the first ROWS (default 1) rows of DATA_DIR/test.parquet, the reference solution
 and every hostile family of ``evals/gpu/hostile_code.py``, tokenized and decoded back by the worker. The
 worker scores them all at once (its event loop's thread pool, as in a run); then the same samples go through
 `injected` (the GPU script's reward) from 16 threads. verl's validation metrics are computed from the
@@ -77,6 +77,7 @@ def val_metrics(data_sources: list[str], infos: dict[str, list[Any]]) -> dict[st
 def main() -> None:
     model, data, run_dir, task, out = sys.argv[1:6]
     timeout = sys.argv[6] if len(sys.argv) > 6 else "2"
+    n_rows = int(sys.argv[7]) if len(sys.argv) > 7 else 1
     import pyarrow.parquet as pq
     from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
 
@@ -89,7 +90,7 @@ def main() -> None:
     p = plan({"algo": "grpo", "dataset": task, "model": model, "data": data, "out": run_dir,
               "batch_size": 8, "mini_batch_size": 4}, extra_overrides=extra, env={})
     worker = RewardLoopWorker(compose(p.argv[3:]))
-    rows = pq.read_table(Path(data) / "test.parquet").to_pylist()[:2]
+    rows = pq.read_table(Path(data) / "test.parquet").to_pylist()[:n_rows]
     # the reference solutions: the rows' problems, found by id in the task's own data (all of its splits)
     meta = json.loads((Path(data) / "prepare_meta.json").read_text())
     wanted = {r["extra_info"]["id"] for r in rows}

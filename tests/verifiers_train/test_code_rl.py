@@ -1,0 +1,186 @@
+"""Code RL end to end on a CPU, for every registered code task (HumanEval, MBPP, and any code task registered
+later): ``prepare`` -> ``run --dry-run`` (verl's own composition and validation) -> our reward inside verl's
+reward worker with hostile programs in the rollouts -> ``merge`` of a real FSDP checkpoint -> ``verifiers-eval
+checkpoint``. verl's rollout needs vLLM and a GPU, so the training steps themselves run in
+``evals/gpu/code_rl.sh``; everything around them runs here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+from verifiers import tasks
+from verifiers.errors import ConfigError, DataError
+from verifiers_train.cli import main
+from verifiers_train.prepare import prepare, rl_splits, split_slice, splits_text
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CODE_TASKS = [n for n in tasks.names() if tasks.get(n).ability == "code"]
+Unavailable = Callable[[str, str], NoReturn]
+
+
+def _marker_files() -> set[Path]:
+    import hostile_code  # evals/gpu is on sys.path: the same families the GPU script injects
+
+    return {p for d in (Path("/tmp"), Path.home(), Path.cwd()) for p in d.glob(f"{hostile_code.MARKER}*")}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _hostile_module() -> Iterator[None]:
+    sys.path.insert(0, str(ROOT / "evals" / "gpu"))
+    yield
+    sys.path.remove(str(ROOT / "evals" / "gpu"))
+
+
+# ---------------------------------------------------------------- splits for a task without a train split
+@pytest.mark.parametrize(("text", "size", "split", "rows"), [
+    ("test", 10, "test", range(10)),
+    ("test[:80%]", 164, "test", range(131)),          # round(131.2)
+    ("test[80%:]", 164, "test", range(131, 164)),     # the complement: no problem in both
+    ("train[10:20]", 50, "train", range(10, 20)),
+    ("test[:100%]", 7, "test", range(7)),
+    ("test[5:]", 3, "test", range(3, 3)),             # past the end: empty, as a list slice
+])
+def test_split_slices_as_datasets_writes_them(text: str, size: int, split: str, rows: range) -> None:
+    name, cut = split_slice(text)
+    assert name == split
+    assert (list(range(size))[cut(size)] if cut else list(range(size))) == list(rows)
+
+
+@pytest.mark.parametrize("text", ["test[", "test[:80%", "[:5]", "test[a:b]", "test[:150%]", "test[1:2:3]", ""])
+def test_bad_split_slices_are_one_clear_error(text: str) -> None:
+    with pytest.raises(ConfigError, match="source split"):
+        split_slice(text)
+
+
+def test_a_task_without_a_train_split_is_cut_80_20_for_rl() -> None:
+    assert rl_splits("gsm8k") == {"train": "train", "test": "test"}
+    assert rl_splits("humaneval") == {"train": "test[:80%]", "test": "test[80%:]"}
+    assert splits_text(rl_splits("humaneval")) == "train=test[:80%],test=test[80%:]"
+    with pytest.raises(DataError, match="unknown dataset"):
+        rl_splits("no-such-task")
+
+
+def test_prepare_writes_disjoint_sliced_splits(tmp_path: Path, data_dir: Path) -> None:
+    r = prepare("humaneval", tmp_path / "he", splits=rl_splits("humaneval"), max_prompt_length=4096, echo=None)
+    import pyarrow.parquet as pq
+
+    ids = {s: [row["id"] for row in pq.read_table(f).column("extra_info").to_pylist()] for s, f in r.files.items()}
+    assert len(ids["train"]) + len(ids["test"]) == 164 and not set(ids["train"]) & set(ids["test"])
+    assert r.overlap == 0 and r.meta["splits"] == {"train": "test[:80%]", "test": "test[80%:]"}
+    limited = prepare("humaneval", tmp_path / "lim", splits={"test": "test[100:]"}, limit=5, echo=None)
+    assert limited.rows == {"test": 5}
+    with pytest.raises(DataError, match="has no problems"):
+        prepare("humaneval", tmp_path / "none", splits={"test": "test[200:]"}, echo=None)
+
+
+def test_run_names_the_prepare_command_that_makes_a_train_split(tmp_path: Path, tiny_model_dir: Path,
+                                                                 data_dir: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    prepare("humaneval", tmp_path / "he", max_prompt_length=4096, echo=None)  # the task's own splits: test only
+    assert main(["run", "--task", "humaneval", "--data", str(tmp_path / "he"), "--model", str(tiny_model_dir),
+                 "--out", str(tmp_path / "run"), "--dry-run", "--no-check-verl"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "lacks train.parquet" in err[0]
+    assert "--splits 'train=test[:80%],test=test[80%:]'" in err[0]
+
+
+# ---------------------------------------------------------------- the flow, per code task
+@pytest.fixture(scope="module", params=CODE_TASKS)
+def prepared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, data_dir: Path,
+             tiny_model_dir: Path) -> tuple[str, Path]:
+    """``verifiers-train prepare`` as the README types it for the task (its train split, or the 80/20 cut)."""
+    task = request.param
+    out = tmp_path_factory.mktemp(f"data-{task}")
+    assert main(["prepare", "--task", task, "--out", str(out), "--splits", splits_text(rl_splits(task)),
+                 "--tokenizer", str(tiny_model_dir), "--max-prompt-length", "1024", "--limit", "40"]) == 0
+    return task, out
+
+
+@pytest.mark.slow
+def test_hostile_rollouts_score_zero_in_verls_reward_worker(prepared: tuple[str, Path], tiny_model_dir: Path,
+                                                            tmp_path: Path, unavailable: Unavailable) -> None:
+    """Every hostile family scores 0 (run in the sandbox, not dropped as no_answer), the reference solution 1,
+    in verl's reward worker (a fresh process) and again from 16 threads at once; nothing hangs, nothing is
+    written on the host, and verl's validation metrics carry the code task's reward parts and status flags."""
+    from verifiers.sandbox import check
+
+    if reason := check():
+        unavailable("bwrap", f"bubblewrap sandbox unavailable: {reason}")
+    task, data = prepared
+    before = _marker_files()
+    out = tmp_path / "worker.json"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": os.pathsep.join(filter(None, (
+        str(ROOT / "src"), os.environ.get("PYTHONPATH"))))}
+    proc = subprocess.run([sys.executable, str(HERE / "code_rl_worker.py"), str(tiny_model_dir), str(data),
+                           str(tmp_path / "run"), task, str(out), "1"], check=False, env=env, capture_output=True,
+                          text=True,
+                          timeout=900)  # a hang, not a speed: under MAX_LOAD_SCALE every backstop fits many times
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(out.read_text())
+    samples = result["samples"]
+    honest = [s for s in samples if s["family"] is None]
+    hostile = [s for s in samples if s["family"] is not None]
+    assert honest and len(hostile) >= 14 and all(s["decoded_ok"] for s in samples)
+    for s in honest:
+        assert s["reward"] == 1.0 and s["info"]["acc"] == 1.0 and s["threaded"]["acc"] == 1.0, s
+    for s in hostile:
+        assert s["reward"] == 0.0 and s["info"]["acc"] == 0.0, s
+        assert s["threaded"]["score"] == 0.0 and s["threaded"]["acc"] == 0.0, s
+        assert s["info"]["no_answer"] == 0.0 and s["info"]["error"] == 0.0, s  # it ran, and the sandbox held
+    assert any(s["info"]["timeout"] == 1.0 for s in hostile)
+    assert all(list(s["info"]) == list(samples[0]["info"]) for s in samples)  # one key set per batch
+    source = tasks.get(task).data_sources[0]
+    metrics = result["metrics"]
+    assert metrics[f"val-core/{source}/acc/mean@1"] == pytest.approx(len(honest) / len(samples))
+    for key in ("score", "timeout", "error", "no_answer"):
+        assert f"val-aux/{source}/{key}/mean@1" in metrics
+    parts = [k for k in result["keys"] if k.startswith("part_")]
+    assert parts and all(f"val-aux/{source}/{p}/mean@1" in metrics for p in parts)  # e.g. pass fraction
+    assert _marker_files() == before
+
+
+@pytest.mark.slow
+def test_prepare_dry_run_merge_checkpoint(prepared: tuple[str, Path], tiny_model_dir: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str], unavailable: Unavailable) -> None:
+    """The README's code RL commands, with a real verl FSDP checkpoint in the run folder in place of the
+    GPU training steps."""
+    task, data = prepared
+    run = tmp_path / "runs" / task
+    assert main(["run", "--algo", "grpo", "--task", task, "--data", str(data), "--model", str(tiny_model_dir),
+                 "--preset", "tiny", "--out", str(run), "--max-prompt-length", "1024", "--max-response-length", "256",
+                 "--dry-run", "--", "+reward.custom_reward_function.reward_kwargs.timeout=5"]) == 0
+    said = capsys.readouterr().out
+    assert "verl accepted the config" in said
+    command = (run / "command.sh").read_text()
+    assert "reward.custom_reward_function.path=pkg://verifiers_train.reward" in command
+    assert "+reward.custom_reward_function.reward_kwargs.timeout=5" in command
+    config = (run / "verl_config.yaml").read_text()
+    assert str(data / "train.parquet") in config and str(data / "test.parquet") in config
+
+    actor = run / "checkpoints" / "global_step_2" / "actor"
+    subprocess.run([sys.executable, str(HERE / "fsdp_checkpoint.py"), str(tiny_model_dir), str(actor), "2"],
+                   check=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, capture_output=True, timeout=300)
+    (run / "checkpoints" / "latest_checkpointed_iteration.txt").write_text("2")
+    hf = tmp_path / "models" / task
+    assert main(["merge", str(run), "--out", str(hf)]) == 0
+    capsys.readouterr()
+
+    from verifiers.sandbox import check
+    from verifiers_train.evaluation.cli import main as eval_main
+
+    if reason := check():
+        unavailable("bwrap", f"bubblewrap sandbox unavailable: {reason}")
+    out = tmp_path / "eval"
+    assert eval_main(["checkpoint", str(hf), "--task", task, "--backend", "hf", "--limit", "2", "--max-tokens", "24",
+                      "--out", str(out), "--json", "--quiet"]) == 0
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["problems"] == 2 and sum(metrics["status_counts"].values()) == metrics["samples"] == 2
