@@ -109,9 +109,13 @@ def injected(data_source: str, solution_str: str, ground_truth: Any, extra_info:
         line = {"pid": os.getpid(), "family": family, "data_source": data_source, "index": index,
                 "seconds": round(time.perf_counter() - start, 4),
                 **{k: v for k, v in result.items() if k != "pred"}}
-        fd = os.open(sample_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            os.write(fd, (json.dumps(line) + "\n").encode())
-        finally:
-            os.close(fd)
+        try:  # a log that cannot be written must not crash verl's reward worker; the summary sees it missing
+            os.makedirs(os.path.dirname(os.path.abspath(sample_log)), exist_ok=True)
+            fd = os.open(sample_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                os.write(fd, (json.dumps(line) + "\n").encode())
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
     return result

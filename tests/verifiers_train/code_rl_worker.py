@@ -32,7 +32,7 @@ def _hostile() -> Any:
     return module
 
 
-def _batch(tokenizer: Any, samples: list[dict[str, Any]]) -> Any:
+def batch(tokenizer: Any, samples: list[dict[str, Any]]) -> Any:
     """A DataProto shaped like the agent loop's output: prompts, responses, attention mask, row metadata."""
     import numpy as np
     import torch
@@ -109,9 +109,9 @@ def main() -> None:
     tok = worker.input_tokenizer
     decoded_ok = [tok.decode(tok(s["response"], add_special_tokens=False)["input_ids"], skip_special_tokens=True)
                   == s["response"] for s in samples]  # the worker scores what it decodes: the program must survive
-    batch = _batch(tok, samples)
+    data = batch(tok, samples)
     start = time.monotonic()
-    outputs = worker.loop.run_until_complete(worker.compute_score_batch(batch))
+    outputs = worker.loop.run_until_complete(worker.compute_score_batch(data))
     worker_s = time.monotonic() - start
     infos = [o["reward_extra_info"] for o in outputs]
     keys = list(infos[0])

@@ -184,3 +184,58 @@ def test_prepare_dry_run_merge_checkpoint(prepared: tuple[str, Path], tiny_model
                       "--out", str(out), "--json", "--quiet"]) == 0
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["problems"] == 2 and sum(metrics["status_counts"].values()) == metrics["samples"] == 2
+
+
+# ---------------------------------------------------------------- the GPU script's reward and summary
+@pytest.mark.slow
+def test_the_gpu_scripts_injecting_reward_runs_in_verls_worker(tmp_path: Path, tiny_model_dir: Path, data_dir: Path,
+                                                               unavailable: Unavailable) -> None:
+    """`evals/gpu/code_rl.sh`'s reward overrides, composed by our launcher and loaded by verl's RewardLoopWorker
+    from the file path: every response replaced (share 1) scores 0 and is logged with its family; the summary
+    tabulates the families and fails the run that logged no verl step."""
+    from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
+
+    from verifiers.sandbox import check
+    from verifiers_train.run import plan
+    from verifiers_train.verl_check import compose
+
+    if reason := check():
+        unavailable("bwrap", f"bubblewrap sandbox unavailable: {reason}")
+    sys.path.insert(0, str(HERE))
+    import code_rl_worker
+
+    sys.path.remove(str(HERE))
+    data = tmp_path / "data"
+    prepare("humaneval", data, splits=rl_splits("humaneval"), max_prompt_length=4096, limit=3, echo=None)
+    run, log = tmp_path / "run", tmp_path / "run" / "reward_samples.jsonl"
+    overrides = [f"reward.custom_reward_function.path={ROOT / 'evals' / 'gpu' / 'hostile_code.py'}",
+                 "reward.custom_reward_function.name=injected", "+reward.custom_reward_function.reward_kwargs.share=1.0",
+                 f"+reward.custom_reward_function.reward_kwargs.sample_log={log}",
+                 "+reward.custom_reward_function.reward_kwargs.timeout=1"]
+    p = plan({"algo": "grpo", "dataset": "humaneval", "model": str(tiny_model_dir), "data": str(data), "out": str(run),
+              "batch_size": 2, "mini_batch_size": 2}, extra_overrides=overrides, env={})
+    worker = RewardLoopWorker(compose(p.argv[3:]))
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(data / "test.parquet").to_pylist()
+    samples = [{"row": r, "response": f"```python\ndef f{i}():\n    return {i}\n```"} for i, r in enumerate(rows)]
+    outputs = worker.loop.run_until_complete(worker.compute_score_batch(code_rl_worker.batch(worker.input_tokenizer,
+                                                                                             samples)))
+    assert [o["reward_score"] for o in outputs] == [0.0] * len(rows)
+    logged = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(logged) == len(rows) and all(r["family"] and r["no_answer"] == 0.0 for r in logged)
+    summary = subprocess.run([sys.executable, str(ROOT / "evals" / "gpu" / "code_rl_summary.py"), str(run), "--task",
+                              "humaneval", "--json", str(tmp_path / "s.json")], capture_output=True, text=True,
+                             check=False, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, timeout=120)
+    assert summary.returncode == 1 and "verl logged no training step" in summary.stdout
+    s = json.loads((tmp_path / "s.json").read_text())
+    assert sum(t["samples"] for t in s["families"].values()) == len(rows)
+    # with verl's per-step and validation rows (its file logger's shape) the same run passes
+    (run / "verl_metrics.jsonl").write_text("\n".join(json.dumps(r) for r in (
+        {"step": 0, "data": {"val-core/openai/openai_humaneval/acc/mean@1": 0.0, "val-core/openai/gsm8k/acc/mean@1": 1}},
+        {"step": 1, "data": {"critic/score/mean": 0.0, "timing_s/step": 3.0, "timing_s/reward": 1.0}})) + "\n")
+    summary = subprocess.run([sys.executable, str(ROOT / "evals" / "gpu" / "code_rl_summary.py"), str(run), "--task",
+                              "humaneval"], capture_output=True, text=True, check=False,
+                             env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, timeout=120)
+    assert summary.returncode == 0, summary.stdout
+    assert "val-core/openai/openai_humaneval/acc/mean@1" in summary.stdout and "gsm8k" not in summary.stdout
