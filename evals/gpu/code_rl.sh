@@ -9,17 +9,18 @@
 #   TASK=humaneval bash evals/gpu/code_rl.sh STAGE...   stages: setup model prepare dryrun train merge eval summary
 #                                                       (default: all of them, in that order)
 # Environment: TASK (a code task: humaneval, mbpp, code_stdio, ...; required), D (data dir, the layout of
-#   VERIFIERS_DATA_DIR; required), W (work dir, default /root/coderl), OUT (results, default $W/out/$TASK),
+#   VERIFIERS_DATA_DIR; required), W (work dir, default /root/coderl), OUT (results go to $OUT/$TASK; default $W/out),
 #   MODEL (default $W/qwen2.5-0.5b, built by stage model; any local model folder works, e.g. a tiny one),
 #   CONFIG (random_model.py config, default qwen2.5-0.5b), STEPS (GRPO steps, default 4), SHARE (share of
 #   rollouts replaced by hostile programs, default 0.25), TIMEOUT (the reward's CPU seconds per program, default
-#   5), TRAIN_TIMEOUT (seconds, default 540), RUN_EXTRA (more `verifiers-train run` flags), EVAL_BACKEND (vllm;
+#   5), SAVE_FREQ (checkpoint every N steps, default 2: a paused run resumes from there), TRAIN_TIMEOUT (seconds,
+#   default 540), RUN_EXTRA (more `verifiers-train run` flags), EVAL_BACKEND (vllm;
 #   hf on a CPU), EVAL_LIMIT (problems, default 64), DEBS (bubblewrap + libseccomp .deb files when bwrap is
 #   missing), PYTHON (default python3).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 TASK=${TASK:?set TASK to a code task (humaneval, mbpp, code_stdio, ...)}; D=${D:?set D to the data dir}
-W=${W:-/root/coderl}; OUT=${OUT:-$W/out/$TASK}; PY=${PYTHON:-python3}
+W=${W:-/root/coderl}; OUT=${OUT:-$W/out}/$TASK; PY=${PYTHON:-python3}
 M=${MODEL:-$W/${CONFIG:-qwen2.5-0.5b}}; T=$W/$TASK; RUN=$T/run
 unset MODEL   # also a bare (GRAIL) name verifiers-train reads; passed as --model instead
 mkdir -p "$W" "$OUT" "$T"
@@ -50,7 +51,7 @@ stage_prepare() {  # the task's train split, or (a test-only task such as HumanE
 RUN_ARGS=(--algo grpo --task "$TASK" --data "$T/data" --model "$M" --out "$RUN" --preset grpo-baseline
           --attn-implementation sdpa --no-remove-padding --batch-size 32 --mini-batch-size 16 --rollouts 4
           --max-prompt-length 1024 --max-response-length 256 --lr 1e-6 --total-steps "${STEPS:-4}"
-          --save-freq "${STEPS:-4}" --test-freq "${STEPS:-4}" --val-before-train ${RUN_EXTRA:-})
+          --save-freq "${SAVE_FREQ:-2}" --test-freq "${STEPS:-4}" --val-before-train ${RUN_EXTRA:-})
 # our reward behind evals/gpu/hostile_code.py's injector: the same compute_score, in verl's reward workers
 REWARD=("reward.custom_reward_function.path=$PWD/evals/gpu/hostile_code.py"
         "reward.custom_reward_function.name=injected"
