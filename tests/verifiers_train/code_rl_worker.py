@@ -1,20 +1,23 @@
-"""Score code rollouts as a verl run's reward worker does, in a fresh process (as Ray starts one).
+"""Score code rollouts as a verl run does: verl's RewardLoopManager and its reward-worker actors under Ray.
 
 Usage: python code_rl_worker.py MODEL_DIR DATA_DIR RUN_DIR TASK OUT_JSON [TIMEOUT_S [ROWS]]
 
-Plans the run `verifiers-train run --task TASK --data DATA_DIR` would launch (our reward, its reward kwargs,
-``timeout=TIMEOUT_S`` passed as a user would after ``--``), composes verl's config from it and builds verl's
-own ``RewardLoopWorker``. The batch holds, for the first ROWS (default 1) rows of DATA_DIR/test.parquet, the reference solution
-and every hostile family of ``evals/gpu/hostile_code.py``, tokenized and decoded back by the worker. The
-worker scores them all at once (its event loop's thread pool, as in a run); then the same samples go through
-`injected` (the GPU script's reward) from 16 threads. verl's validation metrics are computed from the
-worker's results by verl's own ``_val_metrics_update``. OUT_JSON gets every sample's result and the metrics.
+Plans the run `verifiers-train run --task TASK --data DATA_DIR --reward-workers 2` would launch (our reward, its
+reward kwargs, ``timeout=TIMEOUT_S`` passed as a user would after ``--``) and composes verl's config from it.
+A local Ray cluster (2 CPUs) then runs verl's own ``RewardLoopManager``, which starts the reward workers as Ray
+actors (fresh processes, each starting its own sandbox pool) and scores a batch split between them, as the
+trainer does. The batch holds, for the first ROWS (default 1) rows of DATA_DIR/test.parquet, the reference
+solution and every hostile family of ``evals/gpu/hostile_code.py``, tokenized and decoded back by the workers.
+Then the same samples go through `injected` (the GPU script's reward) from 16 threads of this process. verl's
+validation metrics are computed from the workers' results with verl's ``process_validation_metrics``. OUT_JSON
+gets every sample's result and the metrics.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -79,7 +82,8 @@ def main() -> None:
     timeout = sys.argv[6] if len(sys.argv) > 6 else "2"
     n_rows = int(sys.argv[7]) if len(sys.argv) > 7 else 1
     import pyarrow.parquet as pq
-    from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
+    import ray
+    from verl.experimental.reward_loop.reward_loop import RewardLoopManager
 
     from verifiers.datasets import load_problems
     from verifiers_train.run import plan
@@ -88,8 +92,8 @@ def main() -> None:
     hostile = _hostile()
     extra = [f"+reward.custom_reward_function.reward_kwargs.timeout={timeout}"]
     p = plan({"algo": "grpo", "dataset": task, "model": model, "data": data, "out": run_dir,
-              "batch_size": 8, "mini_batch_size": 4}, extra_overrides=extra, env={})
-    worker = RewardLoopWorker(compose(p.argv[3:]))
+              "batch_size": 8, "mini_batch_size": 4, "reward_workers": 2}, extra_overrides=extra, env={})
+    config = compose(p.argv[3:])
     rows = pq.read_table(Path(data) / "test.parquet").to_pylist()[:n_rows]
     # the reference solutions: the rows' problems, found by id in the task's own data (all of its splits)
     meta = json.loads((Path(data) / "prepare_meta.json").read_text())
@@ -106,17 +110,29 @@ def main() -> None:
         function = hostile.entry_point(row["data_source"], row["reward_model"]["ground_truth"], row["extra_info"])
         samples += [{"row": row, "family": f, "response": hostile.hostile_response(f, function)}
                     for f in hostile.FAMILIES]
-    tok = worker.input_tokenizer
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(model)
     decoded_ok = [tok.decode(tok(s["response"], add_special_tokens=False)["input_ids"], skip_special_tokens=True)
                   == s["response"] for s in samples]  # the worker scores what it decodes: the program must survive
     data = batch(tok, samples)
-    start = time.monotonic()
-    outputs = worker.loop.run_until_complete(worker.compute_score_batch(data))
-    worker_s = time.monotonic() - start
-    infos = [o["reward_extra_info"] for o in outputs]
-    keys = list(infos[0])
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        manager = RewardLoopManager(config)
+        start = time.monotonic()
+        scored = manager.compute_rm_score(data)
+        worker_s = time.monotonic() - start
+        pids = sorted(set(ray.get([w.__ray_call__.remote(lambda _self: os.getpid())
+                                   for w in manager.reward_loop_workers])))
+    finally:
+        ray.shutdown()
+    keys = list(scored.meta_info["reward_extra_keys"])
+    rewards = scored.batch["rm_scores"].sum(-1).tolist()
+    infos = [{k: scored.non_tensor_batch[k][i] for k in keys} for i in range(len(samples))]
+    infos = [{k: (v.item() if hasattr(v, "item") else v) for k, v in i.items()} for i in infos]
+    outputs = [{"reward_score": r, "reward_extra_info": i} for r, i in zip(rewards, infos, strict=True)]
     extra_infos = {k: [i[k] for i in infos] for k in keys}
-    extra_infos["reward"] = [o["reward_score"] for o in outputs]
+    extra_infos["reward"] = rewards
     metrics = val_metrics([s["row"]["data_source"] for s in samples], extra_infos)
 
     def threaded(s: dict[str, Any]) -> dict[str, Any]:
@@ -133,7 +149,8 @@ def main() -> None:
                      "info": {k: v for k, v in o["reward_extra_info"].items() if k != "pred"},
                      "decoded_ok": ok, "threaded": {k: v for k, v in d.items() if k != "pred"}}
                     for s, o, d, ok in zip(samples, outputs, direct, decoded_ok, strict=True)],
-        "keys": keys, "metrics": {k: float(v) for k, v in metrics.items()},
+        "keys": keys, "metrics": {k: float(v) for k, v in metrics.items()}, "worker_pids": pids,
+        "driver_pid": os.getpid(),
         "worker_s": round(worker_s, 1), "threads_s": round(threads_s, 1),
     }
     Path(out).write_text(json.dumps(result, indent=1), encoding="utf-8")

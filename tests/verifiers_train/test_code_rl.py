@@ -109,10 +109,15 @@ def prepared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
 def test_hostile_rollouts_score_zero_in_verls_reward_worker(prepared: tuple[str, Path], tiny_model_dir: Path,
                                                             tmp_path: Path, unavailable: Unavailable) -> None:
     """Every hostile family scores 0 (run in the sandbox, not dropped as no_answer), the reference solution 1,
-    in verl's reward worker (a fresh process) and again from 16 threads at once; nothing hangs, nothing is
-    written on the host, and verl's validation metrics carry the code task's reward parts and status flags."""
+    in verl's RewardLoopManager with two reward-worker actors under Ray (fresh processes, a pool each) and again
+    from 16 threads at once; nothing hangs, nothing is written on the host, and verl's validation metrics carry
+    the code task's reward parts and status flags."""
+    import importlib.util
+
     from verifiers.sandbox import check
 
+    if importlib.util.find_spec("ray") is None:
+        unavailable("ray", "ray is not installed (verl's reward workers are Ray actors)")
     if reason := check():
         unavailable("bwrap", f"bubblewrap sandbox unavailable: {reason}")
     task, data = prepared
@@ -130,6 +135,7 @@ def test_hostile_rollouts_score_zero_in_verls_reward_worker(prepared: tuple[str,
     honest = [s for s in samples if s["family"] is None]
     hostile = [s for s in samples if s["family"] is not None]
     assert honest and len(hostile) >= 14 and all(s["decoded_ok"] for s in samples)
+    assert len(result["worker_pids"]) == 2 and result["driver_pid"] not in result["worker_pids"]
     for s in honest:
         assert s["reward"] == 1.0 and s["info"]["acc"] == 1.0 and s["threaded"]["acc"] == 1.0, s
     for s in hostile:
