@@ -105,6 +105,32 @@ def prepared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     return task, out
 
 
+def test_verls_dataset_reads_the_code_task_parquet(prepared: tuple[str, Path], tiny_model_dir: Path,
+                                                   tmp_path: Path) -> None:
+    """verl's RLHFDataset, with the data config the run composes, keeps every prepared row, and the ground truth it
+    hands the reward decodes to the task's tests."""
+    import pyarrow.parquet as pq
+    from transformers import AutoTokenizer
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+
+    from verifiers_train.run import plan
+    from verifiers_train.verl_check import compose
+
+    task, data = prepared
+    p = plan({"algo": "grpo", "dataset": task, "model": str(tiny_model_dir), "data": str(data),
+              "out": str(tmp_path / "run"), "max_prompt_length": 1024, "batch_size": 8, "mini_batch_size": 4}, env={})
+    config = compose(p.overrides + [f"+data.cache_dir={tmp_path / 'cache'}"])
+    for split in ("train", "test"):
+        ds = RLHFDataset(data_files=[str(data / f"{split}.parquet")], tokenizer=AutoTokenizer.from_pretrained(
+            tiny_model_dir), config=config.data)
+        assert len(ds) == pq.read_metadata(data / f"{split}.parquet").num_rows > 0
+    item = ds[0]
+    assert item["data_source"] == tasks.get(task).data_sources[0]
+    reference = tasks.get(task).reference.decode(item["reward_model"]["ground_truth"],
+                                                 item["extra_info"]["setup_code"])
+    assert getattr(reference, "tests", reference)  # what the sandbox will run
+
+
 @pytest.mark.slow
 def test_hostile_rollouts_score_zero_in_verls_reward_worker(prepared: tuple[str, Path], tiny_model_dir: Path,
                                                             tmp_path: Path, unavailable: Unavailable) -> None:
