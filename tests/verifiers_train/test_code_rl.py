@@ -307,3 +307,12 @@ def test_readme_code_rl_commands_parse_and_cut_humaneval_as_rl_splits_says() -> 
         assert all("=" in e for e in extra), c
     prepare_humaneval = next(c for c in commands if c[1] == "prepare" and "humaneval" in c)
     assert prepare_humaneval[prepare_humaneval.index("--splits") + 1] == splits_text(rl_splits("humaneval"))
+
+
+@pytest.mark.slow
+def test_tiny_model_builds_on_a_test_only_task(tmp_path: Path, data_dir: Path) -> None:
+    """`tiny-model --task humaneval` SFT-trains on the cut a run trains on (it used to stop: no 'train' split)."""
+    assert main(["tiny-model", "--task", "humaneval", "--size", "smoke", "--steps", "2", "--out", str(tmp_path / "m"),
+                 "--progress", "lines"]) == 0
+    info = json.loads((tmp_path / "m" / "tiny_model_info.json").read_text())
+    assert info["dataset"] == "humaneval" and info["steps"] == 2 and (tmp_path / "m" / "config.json").is_file()
