@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ("realsize.sh", "gpu_e2e.sh")
+SCRIPTS = ("realsize.sh", "gpu_e2e.sh", "code_rl.sh")
 DOCS = (ROOT / "README.md", ROOT / "evals" / "gpu" / "README.md")
 
 

@@ -318,11 +318,12 @@ def for_data_source(source: str) -> TaskSpec | None:
 def sandbox_problem(task: str) -> str | None:
     """Why ``task``'s reward cannot run on this host, or ``None``.
 
-    Only a task whose reference is tests (MBPP, a code plug-in) runs programs; for it the sandbox is started and
-    one program run (`verifiers.sandbox.check`), so a missing bubblewrap is found before any generation.
+    Only a task whose reference is tests or whose ability is ``code`` (MBPP, HumanEval, a code plug-in) runs
+    programs; for it the sandbox is started and one program run (`verifiers.sandbox.check`), so a missing
+    bubblewrap is found before any generation.
     """
     spec = for_data_source(task)
-    if spec is None or not isinstance(spec.reference, TestsReference):
+    if spec is None or not (isinstance(spec.reference, TestsReference) or spec.ability == "code"):
         return None
     from verifiers.sandbox import check
 

@@ -75,7 +75,8 @@ def _add_prepare(sub: Any) -> None:
     p.add_argument("--limit", type=int, help="at most this many problems per split (default: all)")
     p.add_argument("--data-source", help="override the data_source column (default: the task's, e.g. "
                    "openai/gsm8k)")
-    p.add_argument("--splits", help="output=source split pairs, e.g. 'train=train,test=test' or 'test=test' "
+    p.add_argument("--splits", help="output=source split pairs, e.g. 'train=train,test=test' or 'test=test'; a "
+                                      "source split may be sliced as in `datasets`: 'train=test[:80%%],test=test[80%%:]' "
                                       "(default: the task's splits)")
     add_json(p, "the written files and counts")
     p.set_defaults(func=_cmd_prepare)

@@ -78,7 +78,7 @@ class RunOptions:
     """Every knob of a verl run; see `option_help` for each one's meaning."""
 
     algo: str = _opt("grpo", "grpo (group-relative advantages, no critic) or ppo (GAE with a critic)")
-    dataset: str = _opt("gsm8k", "task: dataset name (gsm8k, math, math500, mbpp, arith); picks data, template "
+    dataset: str = _opt("gsm8k", "task: a registered task (gsm8k, math, math500, mbpp, humaneval, arith, ...); picks data, template "
                                  "and scorer")
     trainer: str = _opt("v0", "verl trainer: v0 (main_ppo_v0, the one the recorded GPU runs used; "
                               "trainer.use_v1=false) or v1 (verl's default; needs transfer_queue)")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from verifiers_train import console
 from verifiers_train.options import DEFAULT_MAX_PROMPT_LENGTH
 from verifiers_train.templates import build_messages, check_template
 
-__all__ = ["PrepareResult", "prepare", "prompt_length_fn", "read_meta", "to_row"]
+__all__ = ["PrepareResult", "prepare", "prompt_length_fn", "read_meta", "rl_splits", "split_slice", "splits_text", "to_row"]
 
 # Without a tokenizer, prompt tokens are estimated from characters. English BPE averages ~4 chars per
 # token; 3 over-estimates on purpose so a kept prompt is very unlikely to be too long for verl.
@@ -42,6 +43,36 @@ CHARS_PER_TOKEN_ESTIMATE = 3.0
 # Per-message chat-template overhead in tokens (role markers, separators), for the estimate.
 TEMPLATE_TOKENS_PER_MESSAGE = 6
 META_FILE = "prepare_meta.json"
+# A source split with an optional slice, as the `datasets` library writes it: ``test``, ``test[:80%]``, ``test[10:50]``.
+_SLICE = re.compile(r"(?P<split>[^\[\]]+?)(?:\[(?P<start>\d+%?)?:(?P<stop>\d+%?)?\])?")
+
+
+def split_slice(text: str) -> tuple[str, Callable[[int], slice] | None]:
+    """A source split and its slice (``None`` for the whole split), from ``test``, ``test[:80%]`` or ``test[10:50]``.
+
+    The bounds are problem counts or percentages of the split (rounded to the nearest problem), as in
+    ``datasets.load_dataset(split=...)``; the slice is a function of the split's size.
+
+    Raises:
+        ConfigError: not of that shape, or a percentage above 100.
+    """
+    m = _SLICE.fullmatch(text.strip())
+    if m is None or not m.group("split").strip():
+        raise ConfigError(f"source split {text!r}: expected NAME, NAME[START:STOP] or NAME[START%:STOP%] "
+                          "(e.g. test[:80%])")
+    bounds = (m.group("start"), m.group("stop"))
+    if "[" not in text:
+        return m.group("split").strip(), None
+    for b in bounds:
+        if b and b.endswith("%") and int(b[:-1]) > 100:
+            raise ConfigError(f"source split {text!r}: a percentage above 100")
+
+    def at(bound: str | None, size: int) -> int | None:
+        if not bound:
+            return None
+        return round(size * int(bound[:-1]) / 100) if bound.endswith("%") else int(bound)
+
+    return m.group("split").strip(), lambda size: slice(at(bounds[0], size), at(bounds[1], size))
 
 
 @dataclass(frozen=True)
@@ -95,6 +126,22 @@ def prompt_length_fn(tokenizer: str | None) -> tuple[Callable[[list[dict[str, st
     return count, f"tokenizer {tokenizer}"
 
 
+def rl_splits(dataset: str) -> dict[str, str]:
+    """The splits a training run needs (``train`` and ``test``) for ``dataset``: the task's own when it has a
+    train split, else its one split cut 80/20 (``train=test[:80%]``, ``test=test[80%:]``): HumanEval, say, is a
+    test set only, so a run on it trains on 80% of its problems and validates on the other 20%."""
+    splits = dict(tasks.get(dataset, DataError, "dataset").splits)
+    if "train" in splits and "test" in splits:
+        return splits
+    source = splits.get("test") or next(iter(splits.values()))
+    return {"train": f"{source}[:80%]", "test": f"{source}[80%:]"}
+
+
+def splits_text(splits: dict[str, str]) -> str:
+    """``splits`` as ``prepare --splits`` takes it: ``train=test[:80%],test=test[80%:]``."""
+    return ",".join(f"{k}={v}" for k, v in splits.items())
+
+
 def to_row(problem: Problem, dataset: str, split: str, index: int, messages: list[dict[str, str]],
            data_source: str) -> dict[str, Any]:
     """One verl parquet row for ``problem``."""
@@ -128,7 +175,8 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
         out: output folder (created).
         source: local file/folder or hub name (see `load_problems`); ``None``: ``VERIFIERS_DATA_DIR`` or hub.
         test_source: a separate source for the test split (e.g. ``math500.jsonl`` next to MATH's train).
-        splits: output split -> source split; default the task's ``splits``.
+        splits: output split -> source split, optionally sliced (``test[:80%]``, see `split_slice`); default
+            the task's ``splits``.
         template: prompt template name; default the task's ``template``.
         system_prompt: replaces the template's system prompt.
         max_prompt_length: prompts longer than this many tokens are dropped (and counted).
@@ -155,11 +203,16 @@ def prepare(dataset: str, out: str | os.PathLike[str], *, source: str | None = N
     say = echo or (lambda _msg: None)
 
     loaded: dict[str, list[Problem]] = {}
-    for name, src_split in splits.items():
+    sliced = {name: split_slice(text) for name, text in splits.items()}  # a bad slice fails before loading
+    for name, (src_split, cut) in sliced.items():
         src = test_source if (name == "test" and test_source is not None) else source
-        loaded[name] = load_problems(dataset, src, split=src_split, limit=limit)
+        problems = load_problems(dataset, src, split=src_split, limit=None if cut else limit)
+        if cut is not None:
+            problems = problems[cut(len(problems))]
+            problems = problems if limit is None else problems[: max(0, limit)]
+        loaded[name] = problems
         if not loaded[name]:
-            raise DataError(f"{dataset} split {src_split!r} from {src or 'the default source'} has no problems")
+            raise DataError(f"{dataset} split {splits[name]!r} from {src or 'the default source'} has no problems")
 
     overlap = 0
     if "train" in loaded and "test" in loaded:

@@ -53,7 +53,7 @@ from verifiers.errors import ConfigError, DataError, one_of
 from verifiers_train.failures import FailureDetector
 from verifiers_train.merge import latest_step
 from verifiers_train.options import ALGOS, IGNORED_ENV, TRAINERS, RunOptions, environment, resolve
-from verifiers_train.prepare import prepare, read_meta
+from verifiers_train.prepare import prepare, read_meta, rl_splits, splits_text
 from verifiers_train.verl_log import CONSOLE_METRICS, VERL_METRICS, MetricsWriter, keep_earlier_metrics
 from verifiers_train.verl_patch import needs_patch
 
@@ -368,13 +368,16 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
     run_dir = Path(o.out or Path("runs") / str(o.experiment)).expanduser().resolve()
     data_dir = Path(o.data).expanduser().resolve() if o.data else run_dir / "data"
     if o.data and not data_dir.exists():
-        raise DataError(f"no such folder: {o.data} (--data); make it with `verifiers-train prepare --task {o.dataset} "
-                        f"--out {o.data}`, or omit --data to prepare into the run directory")
+        raise DataError(f"no such folder: {o.data} (--data); make it with {_prepare_command(o.dataset, o.data)}, "
+                        "or omit --data to prepare into the run directory")
     missing = [f for f in ("train.parquet", "test.parquet") if not (data_dir / f).is_file()]
     if missing and o.data:
         raise DataError(f"--data {o.data} lacks {', '.join(missing)}; make it with "
-                        f"`verifiers-train prepare --task {o.dataset} --out {o.data}`, or omit --data to "
-                        "prepare into the run directory")
+                        f"{_prepare_command(o.dataset, o.data)}, or omit --data to prepare into the run directory")
+    splits = rl_splits(o.dataset)
+    if missing and splits != dict(tasks.get(o.dataset).splits):
+        warnings.append(f"{o.dataset} has no train split: the data prepared into the run directory trains on "
+                        f"{splits['train']} and validates on {splits['test']} (prepare it yourself for other splits)")
     if not missing:
         meta = read_meta(data_dir)
         if meta and meta.get("dataset") not in (None, o.dataset):
@@ -394,6 +397,13 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         overrides.append(f"+ray_kwargs.ray_init.runtime_env.env_vars.{tasks.PLUGIN_ENV}={hydra_value(plugins)}")
     return RunPlan(o, origin, run_dir, data_dir, bool(missing), overrides, list(extra_overrides), warnings,
                    env_values)
+
+
+def _prepare_command(task: str, out: str) -> str:
+    """The ``verifiers-train prepare`` command that makes a run's data folder for ``task`` (quoted for a shell)."""
+    splits = rl_splits(task)
+    flag = "" if splits == dict(tasks.get(task).splits) else f" --splits {shlex.quote(splits_text(splits))}"
+    return f"`verifiers-train prepare --task {task} --out {shlex.quote(out)}{flag}`"
 
 
 def _prompt_length_warning(meta: Mapping[str, Any], allowed: int) -> str | None:
@@ -638,7 +648,7 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print, max_seconds: floa
     if p.needs_prepare:
         echo(f"preparing {p.options.dataset} into {p.data_dir}")
         local_model = p.options.model if p.options.model and Path(p.options.model).expanduser().is_dir() else None
-        prepare(p.options.dataset, p.data_dir, template=p.options.template,
+        prepare(p.options.dataset, p.data_dir, splits=rl_splits(p.options.dataset), template=p.options.template,
                 max_prompt_length=p.options.max_prompt_length, tokenizer=local_model, echo=echo)
         check_data_sources(p.data_dir, p.extra_overrides)
     p.save()

@@ -50,6 +50,7 @@ from verifiers.datasets import Problem, load_problems
 from verifiers.errors import ConfigError
 from verifiers.extras import require_installed
 from verifiers_train import console
+from verifiers_train.prepare import rl_splits, split_slice
 
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 # Qwen's ChatML layout, without the default system prompt (tiny models only ever see this form).
@@ -201,7 +202,11 @@ def build_tiny_model(out_dir: str | Path, *, dataset: str = "arith", data: str |
         if easy:
             problems = _write_easy_arith(tmp / "data", train_problems + eval_problems, seed)
         elif problems is None:
-            problems = load_problems(dataset, data, split="train", limit=train_problems + eval_problems)
+            # a test-only task (HumanEval) trains on the cut a run trains on (`rl_splits`: its first 80%)
+            source, cut = split_slice(rl_splits(dataset)["train"])
+            wanted = train_problems + eval_problems
+            problems = load_problems(dataset, data, split=source, limit=None if cut else wanted)
+            problems = problems[cut(len(problems))][:wanted] if cut else problems
         problems = [p for p in problems if p.solution]
         if len(problems) <= eval_problems + batch_size:
             raise ConfigError(f"need more than {eval_problems + batch_size} problems with solutions, "

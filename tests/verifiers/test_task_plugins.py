@@ -99,15 +99,20 @@ def test_a_plugin_cannot_take_over_a_built_in_task(site: Path) -> None:
 
 
 def test_a_code_plugin_task_needs_the_sandbox_as_mbpp_does(tmp_path: Path) -> None:
-    """`tasks.sandbox_problem` goes by the task's reference (tests), not by its name: a plug-in code task is checked."""
+    """`tasks.sandbox_problem` goes by the task's reference (tests) or ability (code), not by its name: a plug-in
+    code task is checked."""
     code = ('from verifiers import tasks\n'
             'tasks.register(tasks.TaskSpec("mycode", tasks.get("mbpp").scorer, ("me/mycode",), tasks.mbpp_row,\n'
             '                              scorer_name="mbpp", reference=tasks.TESTS))\n'
-            'for name in ("me/mycode", "mbpp", "gsm8k", "no-such-task"):\n'
+            '# a code task whose reference is not assert tests (a stdin/stdout task, say): its ability says it runs code\n'
+            'tasks.register(tasks.TaskSpec("mystdio", tasks.get("mbpp").scorer, ("me/mystdio",), tasks.mbpp_row,\n'
+            '                              scorer_name="mbpp", ability="code"))\n'
+            'for name in ("me/mycode", "mbpp", "gsm8k", "no-such-task", "me/mystdio"):\n'
             '    print(tasks.sandbox_problem(name))\n')
     env = os.environ | {"PYTHONPATH": SRC, "PATH": str(tmp_path / "empty-bin")}  # no bwrap to be found
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True)
-    mine, mbpp, gsm8k, unknown = out.stdout.splitlines()
+    mine, mbpp, gsm8k, unknown, stdio = out.stdout.splitlines()
+    assert stdio.startswith("task mystdio runs programs in the sandbox, which cannot start here: bubblewrap")
     assert mine.startswith("task mycode runs programs in the sandbox, which cannot start here: bubblewrap")
     assert mbpp.startswith("task mbpp runs programs in the sandbox, which cannot start here: bubblewrap")
     assert (gsm8k, unknown) == ("None", "None")
