@@ -5,7 +5,7 @@ Example:
     >>> from verifiers import code_stdio
     >>> ref = code_stdio.StdioTests((("1 2\\n", "3\\n"), ("5 7\\n", "12\\n")))
     >>> s = code_stdio.score("```python\\na, b = map(int, input().split())\\nprint(a + b)\\n```", ref)
-    >>> s.status, s.parts["pass_rate"]                                               # doctest: +SKIP
+    >>> s.status, s.parts["correctness"]                                               # doctest: +SKIP
     ('correct', 1.0)
 
 The reference (`StdioTests`, or its JSON object, see `reference`) is the row schema of docs/code-tasks.md:
@@ -17,7 +17,8 @@ Extraction is MBPP's (`verifiers.mbpp.extract_code`: tagged block, last fenced `
 whole response if it is a program; code inside ``<think>`` only when nothing follows it), plus a bare
 program made of expressions only (``print(sum(map(int, input().split())))``).
 
-Rewards: ``accuracy`` (default) is 1 iff every test passed; ``partial`` is the fraction of tests passed
+Rewards: ``accuracy`` (default) is 1 iff every test passed; ``partial`` is the fraction of tests passed (the part
+``correctness``, as MBPP's)
 (with ``stop_on_failure`` off, so every test runs). Statuses as MBPP's: ``correct``, ``incorrect``,
 ``timeout``, ``no_answer`` (no program), ``gold_unparseable`` (no tests), ``error`` (the sandbox failed).
 """
@@ -53,9 +54,9 @@ __all__ = ["OUTPUT_CAP_BYTES", "PRESETS", "Config", "StdioTests", "default_pool"
 
 PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType({
     "accuracy": MappingProxyType({"all_passed": 1.0}),
-    "partial": MappingProxyType({"pass_rate": 1.0}),
+    "partial": MappingProxyType({"correctness": 1.0}),
 })
-PARTS = ("all_passed", "pass_rate", "syntax")
+PARTS = ("all_passed", "correctness", "syntax")
 _STATUS_MAP: dict[str, Status] = {
     "passed": "correct", "failed": "incorrect", "syntax_error": "incorrect", "runtime_error": "incorrect",
     "memory": "incorrect", "crashed": "incorrect", "timeout": "timeout", "no_tests": "gold_unparseable",
@@ -113,7 +114,7 @@ class Config(_MbppConfig):
         """Whether a problem stops at its first failed test."""
         if self.stop_on_failure is not None:
             return self.stop_on_failure
-        return dict(self.resolved_weights).get("pass_rate", 0.0) == 0.0
+        return dict(self.resolved_weights).get("correctness", 0.0) == 0.0
 
 
 _DEFAULT = Config()
@@ -186,7 +187,7 @@ def extract_program(response: str, config: Config | None = None) -> tuple[str | 
 
 def _to_score(code: str | None, source: str, result: ExecutionResult | None, cfg: Config, error: str) -> Score:
     parts = {"all_passed": 1.0 if result is not None and result.passed else 0.0,
-             "pass_rate": result.pass_rate if result is not None else 0.0,
+             "correctness": result.pass_rate if result is not None else 0.0,
              "syntax": 1.0 if result is not None and result.status != "syntax_error" else 0.0}
     reward = combine(parts, dict(cfg.resolved_weights))
     if code is None:

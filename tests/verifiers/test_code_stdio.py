@@ -26,7 +26,7 @@ def fenced(code: str) -> str:
 # ---------------------------------------------------------------- the scorer
 def test_a_correct_program_in_a_fence_scores_1(pool: CodePool) -> None:
     s = code_stdio.score(fenced(ADD_PROGRAM), ADD, pool=pool)
-    assert (s.status, s.reward, s.parts["pass_rate"]) == ("correct", 1.0, 1.0)
+    assert (s.status, s.reward, s.parts["correctness"]) == ("correct", 1.0, 1.0)
 
 
 def test_a_bare_expression_program_is_found(pool: CodePool) -> None:
@@ -49,7 +49,7 @@ def test_partial_credit_is_the_fraction_of_tests_passed(pool: CodePool) -> None:
     accuracy = code_stdio.score(program, ADD, pool=pool)
     partial = code_stdio.score(program, ADD, config={"preset": "partial"}, pool=pool)
     assert accuracy.reward == 0.0
-    assert partial.reward == pytest.approx(2 / 3) and partial.parts["pass_rate"] == pytest.approx(2 / 3)
+    assert partial.reward == pytest.approx(2 / 3) and partial.parts["correctness"] == pytest.approx(2 / 3)
 
 
 def test_no_program_is_no_answer(pool: CodePool) -> None:
