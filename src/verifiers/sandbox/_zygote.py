@@ -420,23 +420,31 @@ def _leaf(g, truth, name, src, vals):
     return bool(v) if truth else v
 
 
+def _load(name, source):
+    """A fresh module ``name`` (in ``sys.modules``) and the program compiled for it: ``(globals, code)``, or
+    ``None`` once a ``syntax``/``rt`` frame says why it does not compile."""
+    mod = type(sys)(name)
+    g = mod.__dict__
+    g["__builtins__"] = builtins
+    sys.modules[name] = mod
+    try:
+        return g, compile(source, "<solution>", "exec")
+    except (SyntaxError, ValueError) as e:
+        _emit(["syntax", _fmt_exc(e)])
+    except BaseException as e:
+        _emit(["rt", _fmt_exc(e)])
+    return None
+
+
 def _program(source, setup, leaves):
     """Run the program, the set-up code and every leaf; emit one frame per leaf, then ``done``."""
     # The program's globals are a module named ``solution``, not ``__main__``: a function task's program is
     # imported, as exec-based harnesses do, so its ``if __name__ == "__main__":`` block (often ``input()``)
     # is skipped; and it is in ``sys.modules``, so its functions pickle by reference (``multiprocessing``).
-    mod = type(sys)("solution")
-    g = mod.__dict__
-    g["__builtins__"] = builtins
-    sys.modules["solution"] = mod
-    try:
-        code = compile(source, "<solution>", "exec")
-    except (SyntaxError, ValueError) as e:
-        _emit(["syntax", _fmt_exc(e)])
+    loaded = _load("solution", source)
+    if loaded is None:
         return
-    except BaseException as e:
-        _emit(["rt", _fmt_exc(e)])
-        return
+    g, code = loaded
     try:
         exec(code, g)
     except BaseException as e:
@@ -497,18 +505,10 @@ def _stdio_program(source, fsize):
         setattr(sys, f"__{name}__", stream)
     out, err = streams["stdout"], streams["stderr"]
     builtins.exit, builtins.quit = _Quitter("exit"), _Quitter("quit")
-    mod = type(sys)("__main__")
-    g = mod.__dict__
-    g["__builtins__"] = builtins
-    sys.modules["__main__"] = mod
-    try:
-        code = compile(source, "<solution>", "exec")
-    except (SyntaxError, ValueError) as e:
-        _emit(["syntax", _fmt_exc(e)])
+    loaded = _load("__main__", source)
+    if loaded is None:
         return
-    except BaseException as e:
-        _emit(["rt", _fmt_exc(e)])
-        return
+    g, code = loaded
     frame = ["ok"]
     try:
         exec(code, g)
