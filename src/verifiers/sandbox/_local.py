@@ -50,12 +50,21 @@ from verifiers.sandbox._setup import child_setup
 
 # Budgets and timings (seconds / bytes).
 STARTUP_TIMEOUT_S = 30.0
-KILL_GRACE_S = 2.0  # the parent's own kill, after the zygote's deadline should have fired
+KILL_GRACE_S = 2.0
+# Where the sandbox has a cgroup CPU counter, the parent reads it every CPU_POLL_S while a program runs and
+# kills the program once the group used more than its limit plus GROUP_CPU_SLACK_S (the zygote's own work
+# between programs, and the next program's start before this one's report is read, fall in the group too).
+CPU_POLL_S = 0.1
+GROUP_CPU_SLACK_S = 0.25  # the parent's own kill, after the zygote's deadline should have fired
 # A program's time limit is CPU time (all its processes): other processes on a busy host slow it, never
 # fail it. Wall time is only a backstop, for programs that sleep or block: this many times the limit plus a
 # second, stretched by the host's load per CPU (a program gets about 1/load of a core), up to MAX_LOAD_SCALE.
 WALL_FACTOR = 3.0
-MAX_LOAD_SCALE = 10.0
+# At most this stretch: the load counts the programs' own processes (a hostile program raises it by forking
+# spinners), so the stretch must stay small whatever they do: the backstop is at most
+# MAX_LOAD_SCALE x (WALL_FACTOR x timeout) + 1 s.
+MAX_LOAD_SCALE = 2.0
+HEAD_STALL_S = 0.25  # a sandbox whose program has run this long (wall) is dealt no further jobs
 _LOAD = [float("-inf"), 1.0]  # (monotonic time read, scale): read at most once a second
 
 
@@ -496,6 +505,17 @@ class LocalPool:
                     self._on_deadline(sb)
                     continue
                 wake = min(wake, due)
+                if sb.inflight and sb.cpu_mark is not None and now - sb.head_since >= CPU_POLL_S:
+                    # The group's CPU counter sees every process of the program: kill it once over its limit.
+                    used = sb.cpu_since_mark()
+                    if used is not None and used > sb.inflight[0].timeout + GROUP_CPU_SLACK_S:
+                        self.stats["cpu_kills"] += 1
+                        self._retire(sb, "timeout", f"time limit exceeded ({used:.1f} s of CPU in the sandbox's "
+                                                    f"processes, limit {sb.inflight[0].timeout:g} s)", cpu=used)
+                        continue
+                    wake = min(wake, now + CPU_POLL_S)
+                elif sb.inflight and sb.cpu_mark is not None:
+                    wake = min(wake, sb.head_since + CPU_POLL_S)
                 if sb.inflight:  # a program still running after DRAIN_AFTER_S: read its frames as they come
                     head = sb.inflight[0]
                     if head.io is not None and not head.io.done and not head.reading:
@@ -578,9 +598,13 @@ class LocalPool:
         pipeline = self.pipeline
         refill_at = pipeline // 2
         touched: set[int] = set()
+        now = time.monotonic()
         while self._queue and not self._broken:
+            # A sandbox whose program has run HEAD_STALL_S already (it sleeps, blocks or computes long) takes
+            # nothing more: what queues behind it waits for it, while other sandboxes may be idle.
             eligible = [c for c in self._sandboxes if c.ready and not c.draining and len(c.inflight) < pipeline
-                        and (len(c.inflight) <= refill_at or id(c) in touched)]
+                        and (len(c.inflight) <= refill_at or id(c) in touched)
+                        and not (c.inflight and now - c.head_since >= HEAD_STALL_S)]
             if not eligible:
                 return
             sb = min(eligible, key=lambda c: len(c.inflight))  # the first of the least loaded
@@ -595,6 +619,7 @@ class LocalPool:
                 return
             if not sb.inflight:
                 sb.head_since = time.monotonic()
+                sb.mark_cpu()
             sb.inflight.append(job)
             touched.add(id(sb))
             job.io.write_request()
@@ -641,6 +666,7 @@ class LocalPool:
                     sb.ready = True
                     sb.info = msg
                     sb.head_since = time.monotonic()
+                    sb.mark_cpu()
                     self._start_failures = 0
                     continue
                 self._broken = f"sandbox refused to start: {str(msg.get('fatal', msg))[:300]}"
@@ -654,7 +680,9 @@ class LocalPool:
     def _finish(self, sb: Sandbox, msg: dict[str, Any]) -> None:
         """The zygote reaped the head job's child: read what it left, judge it, resolve its future."""
         job = sb.inflight.popleft()
+        group_cpu = sb.cpu_since_mark()
         sb.head_since = time.monotonic()
+        sb.mark_cpu()
         io = job.io
         assert io is not None
         self._watch(io.chan, 0, job)
@@ -672,9 +700,12 @@ class LocalPool:
             return
         duration: Any = msg.get("duration")
         cpu: Any = msg.get("cpu")
+        cpu_s = float(cpu) if type(cpu) in (int, float) else 0.0
+        if group_cpu is not None and group_cpu > cpu_s + GROUP_CPU_SLACK_S:
+            cpu_s = group_cpu  # CPU rusage never saw (auto-reaped processes, ones killed with the namespace)
         report = ChildReport(code=code, timed_out=msg["timed_out"],
                              duration=float(duration) if type(duration) in (int, float) else 0.0,
-                             cpu=float(cpu) if type(cpu) in (int, float) else 0.0,
+                             cpu=cpu_s,
                              setup=True, frames=bytes(io.rx), overflow=io.overflow, stdout=stdout, stderr=stderr,
                              oom=code == -9 and not msg["timed_out"] and sb.record_oom())
         job.close_io()
@@ -707,7 +738,7 @@ class LocalPool:
         self.stats["hard_kills"] += 1
         self._retire(sb, "timeout", "time limit exceeded (the sandbox was killed by the parent)")
 
-    def _retire(self, sb: Sandbox, head_status: ExecStatus | None, detail: str) -> None:
+    def _retire(self, sb: Sandbox, head_status: ExecStatus | None, detail: str, cpu: float = 0.0) -> None:
         """Kill ``sb``. The job it was running gets ``head_status`` (None: it is charged an attempt and
         runs again); jobs queued behind it run elsewhere, uncharged."""
         if sb not in self._sandboxes:
@@ -727,7 +758,7 @@ class LocalPool:
             if head_status is not None:
                 status = "memory" if oom and head_status == "crashed" else head_status
                 head.future.set_result(failed_result(head.plans, status, detail,
-                                                     time.monotonic() - sb.head_since))
+                                                     time.monotonic() - sb.head_since, cpu))
             else:
                 self._charge(head, detail)
         for job in reversed(jobs):
