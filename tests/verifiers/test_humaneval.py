@@ -169,3 +169,15 @@ def test_dataset_code_runs_over_restricted_builtins(code: str) -> None:
         compile_check(f"def check(candidate):\n    {code}\n    assert candidate(1)\n", "", "f")
     with pytest.raises(CheckShapeError, match="raised while unrolling"):
         compile_check("def check(candidate):\n    assert candidate(1)\n", code, "f")
+
+
+def test_asserts_without_the_program_are_not_tests(pool: CodePool) -> None:
+    """Red team 26 `he66-grail-*`: ``assert True`` in check paid grail's partial credit to any program."""
+    test = ("def check(candidate):\n    assert True\n    assert candidate([1], 1) == [2]\n    assert True, 'x'\n"
+            "    assert 1 + 1 == 2\n    f = lambda: candidate([0], 0)\n    assert f() == [0]\n")
+    t = compile_check(test, PROMPT, "shift")
+    assert t.tests[0] == "assert shift([1], 1) == [2]" and len(t.tests) == 2  # the closure is kept
+    ref = tasks.get("humaneval").reference.of(humaneval_row("humaneval", "test", 0, {**ROW, "test": test}))
+    broken = "<think>ok</think><SOLUTION>\n```python\ndef shift(xs:\n    return\n```\n</SOLUTION>"
+    s = mbpp.score(broken, ref, config=mbpp.Config(preset="grail"), pool=pool)
+    assert s.parts["correctness"] == 0.0 and "0/2 tests passed" in s.explanation, s
