@@ -205,7 +205,7 @@ class _Recorder:
     def _holds(self, node: ast.expr, env: dict[str, Any]) -> bool:
         """Whether a program-free assert test is true (False when it reaches the program after all)."""
         try:
-            return bool(eval(compile(ast.Expression(_copy(node)), "<check>", "eval"), {**self.ns, **env}))  # noqa: S307
+            return bool(eval(compile(ast.Expression(_copy(node)), "<check>", "eval"), {**self.ns, **env}))
         except Exception:  # noqa: BLE001 - it reads the program (a closure over candidate): keep the test
             return False
 
