@@ -181,3 +181,39 @@ def test_asserts_without_the_program_are_not_tests(pool: CodePool) -> None:
     broken = "<think>ok</think><SOLUTION>\n```python\ndef shift(xs:\n    return\n```\n</SOLUTION>"
     s = mbpp.score(broken, ref, config=mbpp.Config(preset="grail"), pool=pool)
     assert s.parts["correctness"] == 0.0 and "0/2 tests passed" in s.explanation, s
+
+
+OWN_POLY = '''```python
+import math
+
+def poly(xs, x, scale=1.0):
+    """The polynomial at x (times scale)."""
+    return scale * sum(c * math.pow(x, i) for i, c in enumerate(xs))
+
+def find_zero(xs):
+    begin, end = -1.0, 1.0
+    while poly(xs, begin, 1.0) * poly(xs, end, 1.0) > 0:
+        begin *= 2.0
+        end *= 2.0
+    while end - begin > 1e-10:
+        center = (begin + end) / 2.0
+        if poly(xs, center, 1.0) * poly(xs, begin, 1.0) > 0:
+            begin = center
+        else:
+            end = center
+    return begin
+```'''
+
+
+def test_set_up_code_does_not_replace_the_programs_own_names(data_dir: Path, pool: CodePool) -> None:
+    """Red team 26 `he32-own-poly-clobbered-by-setup`: the prompt's `poly` replaced the program's own."""
+    path = data_dir / "humaneval" / "HumanEval.jsonl"
+    if not path.exists():
+        pytest.skip("HumanEval data not available")
+    row = [json.loads(line) for line in path.read_text().splitlines()][32]
+    ref = tasks.get("humaneval").reference.of(humaneval_row("humaneval", "test", 32, row))
+    s = mbpp.score(OWN_POLY, ref, pool=pool)
+    assert s.correct, s.explanation
+    # The parent still judges with the pristine `poly`: a program's `poly` that always returns 0 gains nothing.
+    cheat = "```python\ndef poly(xs, x):\n    return 0.0\ndef find_zero(xs):\n    return 123.0\n```"
+    assert not mbpp.score(cheat, ref, pool=pool).correct

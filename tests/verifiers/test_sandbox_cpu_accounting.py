@@ -95,3 +95,16 @@ def test_no_job_is_dealt_behind_a_sleeping_program() -> None:
             assert fut.result(timeout=60).passed
             assert not sleeper.done()  # every honest program finished while the sleeper still held its sandbox
         assert sleeper.result(timeout=60).status == "timeout"
+
+
+def test_values_over_the_node_budget_are_never_sent(pool: CodePool) -> None:
+    """Red team 26 `parent-cost-*`: one program's huge values held the judging parent ~1 s; now the child's
+    encoder stops at the same per-program budget the parent decodes with."""
+    from verifiers.sandbox._protocol import MAX_VALUE_NODES
+
+    r = pool.run("def f(x):\n    return [[[]]] * 120000\n", ["assert f(1) == 1", "assert f(2) == 2"])
+    assert r.status == "failed" and "too large" in r.detail, r.detail
+    # The budget is the program's, not each value's: two values of 60% of it each cannot both come back.
+    n = MAX_VALUE_NODES * 6 // 10
+    r = pool.run(f"def f(x):\n    return [0] * {n}\n", [f"assert len(f(1)) == {n}", f"assert len(f(2)) == {n}"])
+    assert r.tests_passed == 1 and "too large" in r.per_test[1].detail, r.detail

@@ -35,7 +35,7 @@ from verifiers.sandbox import _cgroups, _isolation, _seccomp
 from verifiers.sandbox._backend import Job, PoolOptions
 from verifiers.sandbox._judge import plan_tests
 from verifiers.sandbox._lifecycle import Lifecycle
-from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_request
+from verifiers.sandbox._protocol import MAX_FRAME_BYTES, MAX_VALUE_NODES, ProtocolError, encode_request
 from verifiers.sandbox._result import (
     MAX_CHILD_FRAME_BYTES,
     ChildReport,
@@ -207,6 +207,7 @@ class LocalPool:
         procs = self.max_procs if split is None else split.procs
         config: dict[str, Any] = {
             "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
+            "value_nodes": MAX_VALUE_NODES,
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
             "uid": _isolation.SANDBOX_UID, "gid": _isolation.SANDBOX_GID,
             "as_bytes": mem if split is None else split.process_bytes,

@@ -107,6 +107,7 @@ def _set_limit(resource_no, value):
 for _no, _value in CFG["limits"]:
     _set_limit(int(_no), int(_value))
 RLIMIT_AS = int(CFG["rlimit_as"])
+VALUE_NODES = int(CFG["value_nodes"])  # the parent's MAX_VALUE_NODES: bigger values are never sent
 _RLIMIT_CPU = int(CFG["rlimit_cpu"])
 _CPU_LIMIT = _Rlimit(0, 0)  # the child's CPU limit: the zygote fills it in before each fork
 _CPU_LIMIT_REF = ctypes.byref(_CPU_LIMIT)
@@ -441,11 +442,19 @@ def _program(source, setup, leaves):
         _emit(["rt", _fmt_exc(e)])
         return
     if setup:
+        # The set-up code runs beside the program, not over it: it only adds the names the program did not
+        # define (a program's own `poly` with an extra argument stays its own; the parent judges with its own
+        # pristine copy of the set-up code).
+        sg = dict(g)
         try:
-            exec(compile(setup, "<setup>", "exec"), g)
+            exec(compile(setup, "<setup>", "exec"), sg)
         except BaseException as e:
             _emit(["rt", "in test setup code: " + _fmt_exc(e)])
             return
+        for k, v in sg.items():
+            if k not in g:
+                g[k] = v
+    nodes = [VALUE_NODES]  # one budget for every value of the program, as the parent decodes them
     for k, truth, name, src, vals, wrap, wvals in leaves:
         try:
             v = _leaf(g, truth, name, src, vals)
@@ -453,13 +462,17 @@ def _program(source, setup, leaves):
             _emit(["e", k, _fmt_exc(e)])
             continue
         try:
-            budget = [1_000_000, False]
+            budget = [nodes[0], False]
             enc = _enc(v, 0, budget)
             if budget[1] and wrap is not None:  # a program object under a judge function: apply it here
                 g["__leafvalue__"] = v
                 g["__wrapargs__"] = [_dec(x) for x in wvals]
-                _emit(["w", k, _enc(eval(compile(wrap, "<test>", "eval"), g), 0, [1_000_000, False])])
+                budget = [nodes[0], False]
+                enc = _enc(eval(compile(wrap, "<test>", "eval"), g), 0, budget)
+                nodes[0] = budget[0]
+                _emit(["w", k, enc])
             else:
+                nodes[0] = budget[0]
                 _emit(["v", k, enc])
         except BaseException as e:
             _emit(["e", k, _fmt_exc(e)])
