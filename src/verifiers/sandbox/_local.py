@@ -18,6 +18,7 @@ import collections
 import contextlib
 import dataclasses
 import itertools
+import math
 import mmap
 import os
 import resource
@@ -205,9 +206,14 @@ class LocalPool:
         split = (_cgroups.split_limits(self.memory_mb, self.max_procs)
                  if cgroups is None and self.isolation == "bwrap" else None)
         procs = self.max_procs if split is None else split.procs
+        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
         config: dict[str, Any] = {
             "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
             "value_nodes": MAX_VALUE_NODES,
+            # What `os.cpu_count()`/`os.sched_getaffinity(0)` report inside: the CPUs a program may use (the
+            # cgroup's CPU quota; half its process allowance), so `multiprocessing.Pool()` fits the limits.
+            "cpus": max(1, min(os.cpu_count() or 1, procs // 2,
+                               *([math.ceil(limits.cpus)] if cgroups is not None and cgroups.cpu else []))),
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
             "uid": _isolation.SANDBOX_UID, "gid": _isolation.SANDBOX_GID,
             "as_bytes": mem if split is None else split.process_bytes,
@@ -224,7 +230,6 @@ class LocalPool:
         if self.isolation == "process":
             self._tmpdir = tempfile.TemporaryDirectory(prefix="codepool-")
             tmp = config["tmp"] = self._tmpdir.name
-        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
         return SandboxSpec(self.isolation, config, self.seccomp, cgroups, limits, root, tmp)
 
     @property

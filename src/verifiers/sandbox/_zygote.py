@@ -36,7 +36,9 @@ setup, leaves)``); JSON frames out, exactly one per leaf in order, ``["v", k, va
 import _socket
 import builtins
 import ctypes
+import errno
 import gc
+import io
 import json
 import marshal
 import os
@@ -773,6 +775,43 @@ def _serve():
 # raise inside the judge's code). SIGCHLD stays default too; the zygote blocks it (see `_wait`).
 for _s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
     signal.signal(_s, signal.SIG_DFL)
+
+
+class _CappedOutput(io.RawIOBase):
+    """A program's fd 1 or 2: what it writes past the output file's size limit (RLIMIT_FSIZE) is dropped, not
+    an error (the parent keeps only ``max_output_bytes`` of it anyway): printing too much truncates."""
+
+    def __init__(self, fd):
+        super().__init__()
+        self._fd = fd
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self._fd
+
+    def write(self, b):
+        try:
+            return os.write(self._fd, b)
+        except OSError as e:
+            if e.errno != errno.EFBIG:
+                raise
+            return len(b)
+
+
+# Inherited by every child (which dup2s its own output files onto fds 1 and 2): no per-program cost.
+sys.stdout, sys.stderr = (
+    io.TextIOWrapper(io.BufferedWriter(_CappedOutput(f.fileno())), encoding=f.encoding, errors=f.errors,
+                     line_buffering=f.line_buffering) for f in (sys.stdout, sys.stderr) if not f.flush())
+# The CPUs a program may use (the parent's count: its cgroup quota, half its process allowance), so that
+# `multiprocessing.Pool()` and executors size themselves to the limits instead of to the host.
+_CPUS = int(CFG["cpus"])
+_AFFINITY = frozenset(sorted(os.sched_getaffinity(0))[:_CPUS])
+os.cpu_count = lambda: _CPUS
+os.sched_getaffinity = lambda pid: set(_AFFINITY)
+if hasattr(os, "process_cpu_count"):  # Python 3.13+: what multiprocessing and executors read there
+    os.process_cpu_count = lambda: _CPUS
 _TMP["holder"] = SANDBOXED and _new_holder() == 0
 _warm_up()
 _grow_interned_table()
