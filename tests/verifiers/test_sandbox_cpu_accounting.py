@@ -103,7 +103,7 @@ def test_values_over_the_node_budget_are_never_sent(pool: CodePool) -> None:
     from verifiers.sandbox._protocol import MAX_VALUE_NODES
 
     r = pool.run("def f(x):\n    return [[[]]] * 120000\n", ["assert f(1) == 1", "assert f(2) == 2"])
-    assert r.status == "failed" and "too large" in r.detail, r.detail
+    assert r.status == "failed" and "too large" in r.per_test[1].detail, r.per_test  # 240,001 nodes, then none
     # The budget is the program's, not each value's: two values of 60% of it each cannot both come back.
     n = MAX_VALUE_NODES * 6 // 10
     r = pool.run(f"def f(x):\n    return [0] * {n}\n", [f"assert len(f(1)) == {n}", f"assert len(f(2)) == {n}"])

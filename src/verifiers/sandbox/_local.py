@@ -53,8 +53,9 @@ from verifiers.sandbox._setup import child_setup
 STARTUP_TIMEOUT_S = 30.0
 KILL_GRACE_S = 2.0
 # Where the sandbox has a cgroup CPU counter, the parent reads it every CPU_POLL_S while a program runs and
-# kills the program once the group used more than its limit plus GROUP_CPU_SLACK_S (the zygote's own work
-# between programs, and the next program's start before this one's report is read, fall in the group too).
+# kills the sandbox once the group used more than a process's own RLIMIT_CPU (int(limit) + 1 s) plus
+# GROUP_CPU_SLACK_S (the zygote's own work between programs, and the next program's start before this one's
+# report is read, fall in the group too); a report whose group CPU is over the limit is a timeout.
 CPU_POLL_S = 0.1
 GROUP_CPU_SLACK_S = 0.25  # the parent's own kill, after the zygote's deadline should have fired
 # A program's time limit is CPU time (all its processes): other processes on a busy host slow it, never
@@ -514,7 +515,9 @@ class LocalPool:
                 if sb.inflight and sb.cpu_mark is not None and now - sb.head_since >= CPU_POLL_S:
                     # The group's CPU counter sees every process of the program: kill it once over its limit.
                     used = sb.cpu_since_mark()
-                    if used is not None and used > sb.inflight[0].timeout + GROUP_CPU_SLACK_S:
+                    # Past the RLIMIT_CPU the zygote gives each process (int(timeout) + 1): only CPU that no
+                    # process's own limit stops (many processes) is killed here, with the whole sandbox.
+                    if used is not None and used > int(sb.inflight[0].timeout) + 1 + GROUP_CPU_SLACK_S:
                         self.stats["cpu_kills"] += 1
                         self._retire(sb, "timeout", f"time limit exceeded ({used:.1f} s of CPU in the sandbox's "
                                                     f"processes, limit {sb.inflight[0].timeout:g} s)", cpu=used)

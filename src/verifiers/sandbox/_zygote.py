@@ -290,7 +290,7 @@ class _TooBig(Exception):
 def _enc(v, depth, budget):
     budget[0] -= 1
     if budget[0] < 0 or depth > 100:
-        raise _TooBig("value too large or too deep")
+        raise _TooBig("value too large or too deep (over the judge's node budget or 100 levels)")
     t = type(v)
     if v is None or t is bool or t is int or t is float or t is str:
         return v
@@ -476,6 +476,8 @@ def _program(source, setup, leaves):
             else:
                 nodes[0] = budget[0]
                 _emit(["v", k, enc])
+        except _TooBig as e:
+            _emit(["e", k, str(e)])
         except BaseException as e:
             _emit(["e", k, _fmt_exc(e)])
     _emit(["done"])
@@ -803,7 +805,7 @@ class _CappedOutput(io.RawIOBase):
 # Inherited by every child (which dup2s its own output files onto fds 1 and 2): no per-program cost.
 sys.stdout, sys.stderr = (
     io.TextIOWrapper(io.BufferedWriter(_CappedOutput(f.fileno())), encoding=f.encoding, errors=f.errors,
-                     line_buffering=f.line_buffering) for f in (sys.stdout, sys.stderr) if not f.flush())
+                     line_buffering=bool(f.line_buffering)) for f in (sys.stdout, sys.stderr) if not f.flush())
 # The CPUs a program may use (the parent's count: its cgroup quota, half its process allowance), so that
 # `multiprocessing.Pool()` and executors size themselves to the limits instead of to the host.
 _CPUS = int(CFG["cpus"])
