@@ -689,9 +689,8 @@ class LocalPool:
     def _finish(self, sb: Sandbox, msg: dict[str, Any]) -> None:
         """The zygote reaped the head job's child: read what it left, judge it, resolve its future."""
         job = sb.inflight.popleft()
-        group_cpu = sb.cpu_since_mark()
+        group_cpu = sb.lap_cpu()  # the next job's CPU counts from here
         sb.head_since = time.monotonic()
-        sb.mark_cpu()
         io = job.io
         assert io is not None
         self._watch(io.chan, 0, job)

@@ -338,6 +338,14 @@ class Sandbox:
         now = self.cgroup.cpu_usage()
         return None if now is None else max(0.0, now - self.cpu_mark)
 
+    def lap_cpu(self) -> float | None:
+        """`cpu_since_mark`, and the mark moved to now: one read of the counter per program."""
+        if self.cpu_mark is None or self.cgroup is None:
+            return None
+        now = self.cgroup.cpu_usage()
+        used, self.cpu_mark = (None if now is None else max(0.0, now - self.cpu_mark)), now
+        return used
+
     def record_oom(self) -> bool:
         """Whether the cgroup recorded a new out-of-memory kill since the last call."""
         if self.cgroup is None:
