@@ -67,6 +67,7 @@ WALL_FACTOR = 3.0
 # MAX_LOAD_SCALE x (WALL_FACTOR x timeout) + 1 s.
 MAX_LOAD_SCALE = 2.0
 HEAD_STALL_S = 0.25  # a sandbox whose program has run this long (wall) is dealt no further jobs
+HEAD_SLOW_S = 0.02  # ... and one whose program has run this long is dealt jobs only when every other one is too
 _LOAD = [float("-inf"), 1.0]  # (monotonic time read, scale): read at most once a second
 
 
@@ -616,7 +617,9 @@ class LocalPool:
                         and not (c.inflight and now - c.head_since >= HEAD_STALL_S)]
             if not eligible:
                 return
-            sb = min(eligible, key=lambda c: len(c.inflight))  # the first of the least loaded
+            # The first of the least loaded, sandboxes whose program already ran HEAD_SLOW_S last: an honest
+            # program takes about a millisecond, one that sleeps or loops would hold everything dealt behind it.
+            sb = min(eligible, key=lambda c: (bool(c.inflight) and now - c.head_since >= HEAD_SLOW_S, len(c.inflight)))
             job = self._queue.popleft()
             try:
                 job.io = JobIO(job.frame)
