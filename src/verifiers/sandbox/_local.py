@@ -67,7 +67,7 @@ WALL_FACTOR = 3.0
 # MAX_LOAD_SCALE x (WALL_FACTOR x timeout) + 1 s.
 MAX_LOAD_SCALE = 2.0
 HEAD_STALL_S = 0.25  # a sandbox whose program has run this long (wall) is dealt no further jobs
-HEAD_SLOW_S = 0.02  # ... and one whose program has run this long is dealt jobs only when every other one is too
+HEAD_SLOW_S = 0.02  # ... and one whose program has run this long only when every other one's has too
 _LOAD = [float("-inf"), 1.0]  # (monotonic time read, scale): read at most once a second
 
 
@@ -609,17 +609,21 @@ class LocalPool:
         refill_at = pipeline // 2
         touched: set[int] = set()
         now = time.monotonic()
+        # A sandbox whose program has run HEAD_SLOW_S already (an honest one takes about a millisecond: this
+        # one sleeps, blocks or computes long) is dealt nothing while another one's program is young (the job
+        # waits here for it instead), and nothing at all once it ran HEAD_STALL_S: what is dealt behind a
+        # program waits for it, while other sandboxes may be idle.
+        live = [c for c in self._sandboxes if c.ready and not c.draining]
+        slow = {id(c) for c in live if c.inflight and now - c.head_since >= HEAD_SLOW_S}
+        avoid = {id(c) for c in live if c.inflight and now - c.head_since >= HEAD_STALL_S}
+        if len(slow) < len(live):
+            avoid |= slow
         while self._queue and not self._broken:
-            # A sandbox whose program has run HEAD_STALL_S already (it sleeps, blocks or computes long) takes
-            # nothing more: what queues behind it waits for it, while other sandboxes may be idle.
-            eligible = [c for c in self._sandboxes if c.ready and not c.draining and len(c.inflight) < pipeline
-                        and (len(c.inflight) <= refill_at or id(c) in touched)
-                        and not (c.inflight and now - c.head_since >= HEAD_STALL_S)]
+            eligible = [c for c in live if len(c.inflight) < pipeline and id(c) not in avoid
+                        and (len(c.inflight) <= refill_at or id(c) in touched)]
             if not eligible:
                 return
-            # The first of the least loaded, sandboxes whose program already ran HEAD_SLOW_S last: an honest
-            # program takes about a millisecond, one that sleeps or loops would hold everything dealt behind it.
-            sb = min(eligible, key=lambda c: (bool(c.inflight) and now - c.head_since >= HEAD_SLOW_S, len(c.inflight)))
+            sb = min(eligible, key=lambda c: len(c.inflight))  # the first of the least loaded
             job = self._queue.popleft()
             try:
                 job.io = JobIO(job.frame)
