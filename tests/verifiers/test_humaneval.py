@@ -169,3 +169,51 @@ def test_dataset_code_runs_over_restricted_builtins(code: str) -> None:
         compile_check(f"def check(candidate):\n    {code}\n    assert candidate(1)\n", "", "f")
     with pytest.raises(CheckShapeError, match="raised while unrolling"):
         compile_check("def check(candidate):\n    assert candidate(1)\n", code, "f")
+
+
+def test_asserts_without_the_program_are_not_tests(pool: CodePool) -> None:
+    """Red team 26 `he66-grail-*`: ``assert True`` in check paid grail's partial credit to any program."""
+    test = ("def check(candidate):\n    assert True\n    assert candidate([1], 1) == [2]\n    assert True, 'x'\n"
+            "    assert 1 + 1 == 2\n    f = lambda: candidate([0], 0)\n    assert f() == [0]\n")
+    t = compile_check(test, PROMPT, "shift")
+    assert t.tests[0] == "assert shift([1], 1) == [2]" and len(t.tests) == 2  # the closure is kept
+    ref = tasks.get("humaneval").reference.of(humaneval_row("humaneval", "test", 0, {**ROW, "test": test}))
+    broken = "<think>ok</think><SOLUTION>\n```python\ndef shift(xs:\n    return\n```\n</SOLUTION>"
+    s = mbpp.score(broken, ref, config=mbpp.Config(preset="grail"), pool=pool)
+    assert s.parts["correctness"] == 0.0 and "0/2 tests passed" in s.explanation, s
+
+
+OWN_POLY = '''```python
+import math
+
+def poly(xs, x, scale=1.0):
+    """The polynomial at x (times scale)."""
+    return scale * sum(c * math.pow(x, i) for i, c in enumerate(xs))
+
+def find_zero(xs):
+    begin, end = -1.0, 1.0
+    while poly(xs, begin, 1.0) * poly(xs, end, 1.0) > 0:
+        begin *= 2.0
+        end *= 2.0
+    while end - begin > 1e-10:
+        center = (begin + end) / 2.0
+        if poly(xs, center, 1.0) * poly(xs, begin, 1.0) > 0:
+            begin = center
+        else:
+            end = center
+    return begin
+```'''
+
+
+def test_set_up_code_does_not_replace_the_programs_own_names(data_dir: Path, pool: CodePool) -> None:
+    """Red team 26 `he32-own-poly-clobbered-by-setup`: the prompt's `poly` replaced the program's own."""
+    path = data_dir / "humaneval" / "HumanEval.jsonl"
+    if not path.exists():
+        pytest.skip("HumanEval data not available")
+    row = [json.loads(line) for line in path.read_text().splitlines()][32]
+    ref = tasks.get("humaneval").reference.of(humaneval_row("humaneval", "test", 32, row))
+    s = mbpp.score(OWN_POLY, ref, pool=pool)
+    assert s.correct, s.explanation
+    # The parent still judges with the pristine `poly`: a program's `poly` that always returns 0 gains nothing.
+    cheat = "```python\ndef poly(xs, x):\n    return 0.0\ndef find_zero(xs):\n    return 123.0\n```"
+    assert not mbpp.score(cheat, ref, pool=pool).correct

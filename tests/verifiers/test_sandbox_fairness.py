@@ -63,3 +63,20 @@ def test_sleeping_program_stops_at_the_wall_backstop() -> None:
         r = p.run("import time\ndef f():\n    time.sleep(60)\n", ["assert f() is None"])
     assert r.status == "timeout" and "wall-time backstop" in r.detail
     assert r.cpu_s < 0.5 and r.duration_s < 30
+
+
+def test_printing_past_the_output_file_limit_truncates(pool: CodePool) -> None:
+    """Red team 26 `print-20MB`: more than the 16 MB output file raised OSError (EFBIG); now it is dropped."""
+    r = pool.run("def f(x):\n    for i in range(40000):\n        print('x' * 500)\n    return x\n", ["assert f(3) == 3"])
+    assert r.passed, r.detail
+    assert r.stdout.startswith("x" * 100) and len(r.stdout) <= pool.max_output_bytes + 100
+
+
+def test_cpu_count_is_what_the_program_may_use(pool: CodePool) -> None:
+    """Red team 26 `mp-pool8-nocg`/`mp-pool64-cg`: `Pool()` sized itself to the host's CPUs, beyond the limits."""
+    prog = ("import os, multiprocessing as mp\ndef sq(x):\n    return x * x\ndef f():\n"
+            "    return os.cpu_count(), len(os.sched_getaffinity(0))\ndef g():\n"
+            "    with mp.Pool() as p:\n        return sum(p.map(sq, range(10)))\n")
+    r = pool.run(prog, ["assert 1 <= f()[0] == f()[1] <= max(1, pool_procs // 2)".replace(
+        "pool_procs", str(pool.max_procs)), "assert g() == 285"])
+    assert r.passed, r.detail

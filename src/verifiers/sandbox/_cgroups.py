@@ -118,6 +118,19 @@ class SandboxCgroup:
         counters = "memory.events" if self.version == 2 else "memory.oom_control"
         return _counter(self.dirs[0] / counters, "oom_kill")
 
+    def cpu_usage(self) -> float | None:
+        """CPU seconds used so far by every process that ever ran in the group (auto-reaped ones included),
+        or None where the host offers no such counter (v1 without ``cpuacct``)."""
+        for d in self.dirs:
+            if self.version == 2:
+                usec = _counter(d / "cpu.stat", "usage_usec")
+                return usec / 1e6
+            try:
+                return int((d / "cpuacct.usage").read_text()) / 1e9
+            except (OSError, ValueError):
+                continue
+        return None
+
     def remove(self) -> None:
         """Delete the group(s) (their processes must be gone)."""
         _rmdirs(self.dirs)
@@ -235,8 +248,15 @@ def _v1_auto() -> Cgroups | None:
     name = _pool_dir_name()
     roots = [(mem_root, "memory"), (pids_root, "pids")]
     cpu_root = ROOT / "cpu"
-    if "cpu" in own and (cpu_root / "cpu.cfs_quota_us").exists():
+    cpu = "cpu" in own and (cpu_root / "cpu.cfs_quota_us").exists()
+    if cpu:
         roots.append((cpu_root, "cpu"))
+    # The group's CPU counter (every process's CPU, auto-reaped ones too): in the cpu directory where the
+    # host mounts cpu,cpuacct together, else in a cpuacct hierarchy of its own.
+    acct_root = ROOT / "cpuacct"
+    if ("cpuacct" in own and (acct_root / "cpuacct.usage").exists()
+            and not (cpu and (cpu_root / "cpuacct.usage").exists())):
+        roots.append((acct_root, "cpuacct"))
     for root, ctrl in roots:
         parent = root / own[ctrl].lstrip("/")
         _reap_stale(parent)
@@ -244,11 +264,13 @@ def _v1_auto() -> Cgroups | None:
         try:
             d.mkdir()
         except OSError:
-            if ctrl != "cpu":
+            if ctrl not in ("cpu", "cpuacct"):
                 raise
-            break  # no CPU controller for us: memory and pids still hold
+            if ctrl == "cpu":
+                cpu = False
+            continue  # no CPU controller (or counter) for us: memory and pids still hold
         bases.append(d)
-    return Cgroups(1, tuple(bases), cpu=len(bases) == 3)
+    return Cgroups(1, tuple(bases), cpu=cpu)
 
 
 def detect(setting: str | None, root: bool) -> Cgroups | None:

@@ -18,6 +18,7 @@ import collections
 import contextlib
 import dataclasses
 import itertools
+import math
 import mmap
 import os
 import resource
@@ -35,7 +36,7 @@ from verifiers.sandbox import _cgroups, _isolation, _seccomp
 from verifiers.sandbox._backend import Job, PoolOptions
 from verifiers.sandbox._judge import plan_tests
 from verifiers.sandbox._lifecycle import Lifecycle
-from verifiers.sandbox._protocol import MAX_FRAME_BYTES, ProtocolError, encode_request
+from verifiers.sandbox._protocol import MAX_FRAME_BYTES, MAX_VALUE_NODES, ProtocolError, encode_request
 from verifiers.sandbox._result import (
     MAX_CHILD_FRAME_BYTES,
     ChildReport,
@@ -59,12 +60,23 @@ from verifiers.sandbox._stdio import (
 
 # Budgets and timings (seconds / bytes).
 STARTUP_TIMEOUT_S = 30.0
-KILL_GRACE_S = 2.0  # the parent's own kill, after the zygote's deadline should have fired
+KILL_GRACE_S = 2.0
+# Where the sandbox has a cgroup CPU counter, the parent reads it every CPU_POLL_S while a program runs and
+# kills the sandbox once the group used more than a process's own RLIMIT_CPU (int(limit) + 1 s) plus
+# GROUP_CPU_SLACK_S (the zygote's own work between programs, and the next program's start before this one's
+# report is read, fall in the group too); a report whose group CPU is over the limit is a timeout.
+CPU_POLL_S = 0.1
+GROUP_CPU_SLACK_S = 0.25  # the parent's own kill, after the zygote's deadline should have fired
 # A program's time limit is CPU time (all its processes): other processes on a busy host slow it, never
 # fail it. Wall time is only a backstop, for programs that sleep or block: this many times the limit plus a
 # second, stretched by the host's load per CPU (a program gets about 1/load of a core), up to MAX_LOAD_SCALE.
 WALL_FACTOR = 3.0
-MAX_LOAD_SCALE = 10.0
+# At most this stretch: the load counts the programs' own processes (a hostile program raises it by forking
+# spinners), so the stretch must stay small whatever they do: the backstop is at most
+# MAX_LOAD_SCALE x (WALL_FACTOR x timeout) + 1 s.
+MAX_LOAD_SCALE = 2.0
+HEAD_STALL_S = 0.25  # a sandbox whose program has run this long (wall) is dealt no further jobs
+HEAD_SLOW_S = 0.02  # ... and one whose program has run this long only when every other one's has too
 _LOAD = [float("-inf"), 1.0]  # (monotonic time read, scale): read at most once a second
 
 
@@ -206,8 +218,14 @@ class LocalPool:
         split = (_cgroups.split_limits(self.memory_mb, self.max_procs)
                  if cgroups is None and self.isolation == "bwrap" else None)
         procs = self.max_procs if split is None else split.procs
+        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
         config: dict[str, Any] = {
             "sandboxed": self.isolation == "bwrap", "modules": list(WARM_MODULES), "max_frame": MAX_CHILD_FRAME_BYTES,
+            "value_nodes": MAX_VALUE_NODES,
+            # What `os.cpu_count()`/`os.sched_getaffinity(0)` report inside: the CPUs a program may use (the
+            # cgroup's CPU quota; half its process allowance), so `multiprocessing.Pool()` fits the limits.
+            "cpus": max(1, min(os.cpu_count() or 1, procs // 2,
+                               *([math.ceil(limits.cpus)] if cgroups is not None and cgroups.cpu else []))),
             "tmpfs_bytes": TMPFS_BYTES, "tmpfs_inodes": TMPFS_INODES,
             "uid": _isolation.SANDBOX_UID, "gid": _isolation.SANDBOX_GID,
             "as_bytes": mem if split is None else split.process_bytes,
@@ -225,7 +243,6 @@ class LocalPool:
         if self.isolation == "process":
             self._tmpdir = tempfile.TemporaryDirectory(prefix="codepool-")
             tmp = config["tmp"] = self._tmpdir.name
-        limits = _cgroups.Limits(mem + TMPFS_BYTES + SANDBOX_OVERHEAD_BYTES, self.max_procs + TRUSTED_PROCS[root] + 4)
         return SandboxSpec(self.isolation, config, self.seccomp, cgroups, limits, root, tmp)
 
     @property
@@ -551,6 +568,19 @@ class LocalPool:
                     self._on_deadline(sb)
                     continue
                 wake = min(wake, due)
+                if sb.inflight and sb.cpu_mark is not None and now - sb.head_since >= CPU_POLL_S:
+                    # The group's CPU counter sees every process of the program: kill it once over its limit.
+                    used = sb.cpu_since_mark()
+                    # Past the RLIMIT_CPU the zygote gives each process (int(timeout) + 1): only CPU that no
+                    # process's own limit stops (many processes) is killed here, with the whole sandbox.
+                    if used is not None and used > int(sb.inflight[0].timeout) + 1 + GROUP_CPU_SLACK_S:
+                        self.stats["cpu_kills"] += 1
+                        self._retire(sb, "timeout", f"time limit exceeded ({used:.1f} s of CPU in the sandbox's "
+                                                    f"processes, limit {sb.inflight[0].timeout:g} s)", cpu=used)
+                        continue
+                    wake = min(wake, now + CPU_POLL_S)
+                elif sb.inflight and sb.cpu_mark is not None:
+                    wake = min(wake, sb.head_since + CPU_POLL_S)
                 if sb.inflight:  # a program still running after DRAIN_AFTER_S: read its frames as they come
                     head = sb.inflight[0]
                     if head.io is not None and not head.io.done and not head.reading:
@@ -633,8 +663,18 @@ class LocalPool:
         pipeline = self.pipeline
         refill_at = pipeline // 2
         touched: set[int] = set()
+        now = time.monotonic()
+        # A sandbox whose program has run HEAD_SLOW_S already (an honest one takes about a millisecond: this
+        # one sleeps, blocks or computes long) is dealt nothing while another one's program is young (the job
+        # waits here for it instead), and nothing at all once it ran HEAD_STALL_S: what is dealt behind a
+        # program waits for it, while other sandboxes may be idle.
+        live = [c for c in self._sandboxes if c.ready and not c.draining]
+        slow = {id(c) for c in live if c.inflight and now - c.head_since >= HEAD_SLOW_S}
+        avoid = {id(c) for c in live if c.inflight and now - c.head_since >= HEAD_STALL_S}
+        if len(slow) < len(live):
+            avoid |= slow
         while self._queue and not self._broken:
-            eligible = [c for c in self._sandboxes if c.ready and not c.draining and len(c.inflight) < pipeline
+            eligible = [c for c in live if len(c.inflight) < pipeline and id(c) not in avoid
                         and (len(c.inflight) <= refill_at or id(c) in touched)]
             if not eligible:
                 return
@@ -650,6 +690,7 @@ class LocalPool:
                 return
             if not sb.inflight:
                 sb.head_since = time.monotonic()
+                sb.mark_cpu()
             sb.inflight.append(job)
             touched.add(id(sb))
             job.io.write_request()
@@ -696,6 +737,7 @@ class LocalPool:
                     sb.ready = True
                     sb.info = msg
                     sb.head_since = time.monotonic()
+                    sb.mark_cpu()
                     self._start_failures = 0
                     continue
                 self._broken = f"sandbox refused to start: {str(msg.get('fatal', msg))[:300]}"
@@ -709,6 +751,7 @@ class LocalPool:
     def _finish(self, sb: Sandbox, msg: dict[str, Any]) -> None:
         """The zygote reaped the head job's child: read what it left, judge it, resolve its future."""
         job = sb.inflight.popleft()
+        group_cpu = sb.lap_cpu()  # the next job's CPU counts from here
         sb.head_since = time.monotonic()
         io = job.io
         assert io is not None
@@ -727,9 +770,12 @@ class LocalPool:
             return
         duration: Any = msg.get("duration")
         cpu: Any = msg.get("cpu")
+        cpu_s = float(cpu) if type(cpu) in (int, float) else 0.0
+        if group_cpu is not None and group_cpu > cpu_s + GROUP_CPU_SLACK_S:
+            cpu_s = group_cpu  # CPU rusage never saw (auto-reaped processes, ones killed with the namespace)
         report = ChildReport(code=code, timed_out=msg["timed_out"],
                              duration=float(duration) if type(duration) in (int, float) else 0.0,
-                             cpu=float(cpu) if type(cpu) in (int, float) else 0.0,
+                             cpu=cpu_s,
                              setup=True, frames=bytes(io.rx), overflow=io.overflow, stdout=stdout, stderr=stderr,
                              oom=code == -9 and not msg["timed_out"] and sb.record_oom())
         out = io.stdout_bytes(self.max_output_bytes + 1) if job.stdin is not None else None  # a stdin/stdout run
@@ -764,7 +810,7 @@ class LocalPool:
         self.stats["hard_kills"] += 1
         self._retire(sb, "timeout", "time limit exceeded (the sandbox was killed by the parent)")
 
-    def _retire(self, sb: Sandbox, head_status: ExecStatus | None, detail: str) -> None:
+    def _retire(self, sb: Sandbox, head_status: ExecStatus | None, detail: str, cpu: float = 0.0) -> None:
         """Kill ``sb``. The job it was running gets ``head_status`` (None: it is charged an attempt and
         runs again); jobs queued behind it run elsewhere, uncharged."""
         if sb not in self._sandboxes:
@@ -784,7 +830,7 @@ class LocalPool:
             if head_status is not None:
                 status = "memory" if oom and head_status == "crashed" else head_status
                 head.future.set_result(failed_result(head.plans, status, detail,
-                                                     time.monotonic() - sb.head_since))
+                                                     time.monotonic() - sb.head_since, cpu))
             else:
                 self._charge(head, detail)
         for job in reversed(jobs):

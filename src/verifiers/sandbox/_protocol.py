@@ -19,7 +19,10 @@ from typing import Any
 
 # Hostile-input budgets (bytes, nodes, nesting) for everything that flows back from a sandbox.
 MAX_FRAME_BYTES = 8 * 1024 * 1024  # the parent's own frames (a request may carry a large test input)
-MAX_VALUE_NODES = 1_000_000  # for all values of one program together (its frames are <= 4 MiB)
+# For all values of one program together, in the child's encoder and the parent's decoder alike: the parent's
+# work judging one program stays ~0.1 s of CPU whatever it returns (red team 26: 1M nodes held the dispatcher
+# ~1 s; 250k still cost ~0.5 s on a loaded 2-core VM). Larger values fail their test ("value too large").
+MAX_VALUE_NODES = 150_000
 MAX_VALUE_DEPTH = 100
 # Sets/dicts whose members share one hash this often are rejected: crafted collisions (ints that are
 # multiples of 2**61 - 1 all hash to 0) would make building them in the parent quadratic.

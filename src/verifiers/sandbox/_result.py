@@ -83,10 +83,11 @@ def no_tests_result(tests: list[str]) -> ExecutionResult:
     return ExecutionResult(False, "no_tests", 0, len(tests), detail="no tests to run; zero tests is never a pass")
 
 
-def failed_result(plans: list[TestPlan], status: ExecStatus, detail: str, duration: float = 0.0) -> ExecutionResult:
+def failed_result(plans: list[TestPlan], status: ExecStatus, detail: str, duration: float = 0.0,
+                  cpu: float = 0.0) -> ExecutionResult:
     """Every test not run (timeouts the parent enforced, workers that died)."""
     per = tuple(TestOutcome(p.source, "not_run", detail) for p in plans)
-    return ExecutionResult(False, status, 0, len(plans), per, duration_s=duration, detail=detail)
+    return ExecutionResult(False, status, 0, len(plans), per, duration_s=duration, cpu_s=cpu, detail=detail)
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,7 @@ class Sandbox:
     inflight: collections.deque[Any] = field(default_factory=collections.deque)
     outbox: collections.deque[tuple[bytes, list[int]]] = field(default_factory=collections.deque)
     head_since: float = 0.0
+    cpu_mark: float | None = None  # the cgroup's CPU counter when the head job started (None: no counter)
     done: int = 0
     draining: bool = False
     replaced: bool = False  # its replacement is already started (see `CodePool._drain`)
@@ -335,6 +336,26 @@ class Sandbox:
                 raise ProtocolError("a control message that is not an object")
             out.append(msg)
             self.greeted = self.greeted or "ready" in msg  # reports may follow in the same read
+
+    def mark_cpu(self) -> None:
+        """Note the group's CPU counter: the next `cpu_since_mark` counts from here (the head job's start)."""
+        self.cpu_mark = self.cgroup.cpu_usage() if self.cgroup is not None else None
+
+    def cpu_since_mark(self) -> float | None:
+        """CPU seconds every process of the sandbox used since `mark_cpu` (None without a counter). It counts
+        what rusage cannot: processes reaped by the kernel (SIGCHLD ignored) or killed with their namespace."""
+        if self.cpu_mark is None or self.cgroup is None:
+            return None
+        now = self.cgroup.cpu_usage()
+        return None if now is None else max(0.0, now - self.cpu_mark)
+
+    def lap_cpu(self) -> float | None:
+        """`cpu_since_mark`, and the mark moved to now: one read of the counter per program."""
+        if self.cpu_mark is None or self.cgroup is None:
+            return None
+        now = self.cgroup.cpu_usage()
+        used, self.cpu_mark = (None if now is None else max(0.0, now - self.cpu_mark)), now
+        return used
 
     def record_oom(self) -> bool:
         """Whether the cgroup recorded a new out-of-memory kill since the last call."""

@@ -15,7 +15,9 @@ Kernel quotas counted per user rather than per namespace are out of reach: ``ino
 are bounded by RLIMIT_SIGPENDING. No sockets: ``socket`` and ``socketpair`` are denied (the network
 namespace has only a down loopback, some families such as ``AF_VSOCK`` reach objects it does not isolate,
 socket buffers are kernel memory no rlimit counts, and ``SCM_RIGHTS`` would let a program keep fds in flight
-beyond RLIMIT_NOFILE); ``fcntl(F_SETPIPE_SZ)`` is denied too, so a pipe keeps its default buffer. ``setsid`` is denied: every process of a
+beyond RLIMIT_NOFILE); ``fcntl(F_SETPIPE_SZ)`` is denied too, so a pipe keeps its default buffer. Changing ``SIGCHLD``'s
+disposition is denied (``rt_sigaction(SIGCHLD, act)`` with an ``act``): with ``SIG_IGN`` or ``SA_NOCLDWAIT``
+the kernel reaps children itself and their CPU time would reach no process's rusage. ``setsid`` is denied: every process of a
 sandbox stays in one session, so the scheduler's autogroups give a sandbox one share of the CPU however
 many processes it forks (what the cgroup's CPU controller does where there is one; each child makes its
 own process group instead).
@@ -38,6 +40,7 @@ import ctypes.util
 import errno
 import functools
 import os
+import signal
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -78,6 +81,7 @@ SANDBOX_DENIED: dict[str, tuple[str, ...]] = {
     "sessions": ("setsid",),
     "sockets": ("socket", "socketpair"),
 }
+SIGACTION_CALLS = ("rt_sigaction", "sigaction", "signal")  # (sig, act, ...): denied for SIGCHLD with an act
 F_SETPIPE_SZ = 1031  # fcntl(fd, F_SETPIPE_SZ, size): denied
 # Calls whose first argument names a target process: allowed only on the caller itself (0).
 SELF_ONLY_PID_ARG0 = ("prlimit64", "sched_setaffinity", "sched_setparam", "sched_setscheduler", "sched_setattr")
@@ -196,6 +200,9 @@ def sandbox_filter() -> bytes:
     rules += _deny(["setns"], (1, _CMP_NE, ZYGOTE_NS_FLAGS, 0))  # setns(fd, nstype)
     rules += _deny(SELF_ONLY_PID_ARG0, (0, _CMP_NE, 0, 0))
     rules += _deny(["fcntl", "fcntl64"], (1, _CMP_EQ, F_SETPIPE_SZ, 0))  # fcntl(fd, cmd, ...)
+    # SIGCHLD's disposition stays the default for every process: with SIG_IGN or SA_NOCLDWAIT the kernel
+    # reaps children itself and their CPU time reaches no one's rusage (reading it, act == NULL, is allowed).
+    rules += _deny(SIGACTION_CALLS, (0, _CMP_EQ, signal.SIGCHLD, 0), (1, _CMP_NE, 0, 0))
     for name, which in _WHICH_WHO.items():
         rules += _deny([name], (0, _CMP_NE, which, 0)) + _deny([name], (1, _CMP_NE, 0, 0))
     return _export(rules)

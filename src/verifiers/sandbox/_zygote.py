@@ -37,7 +37,9 @@ program's request is ``(code, file size limit)`` instead, answered by one frame 
 import _socket
 import builtins
 import ctypes
+import errno
 import gc
+import io
 import json
 import marshal
 import os
@@ -108,6 +110,7 @@ def _set_limit(resource_no, value):
 for _no, _value in CFG["limits"]:
     _set_limit(int(_no), int(_value))
 RLIMIT_AS = int(CFG["rlimit_as"])
+VALUE_NODES = int(CFG["value_nodes"])  # the parent's MAX_VALUE_NODES: bigger values are never sent
 _RLIMIT_CPU = int(CFG["rlimit_cpu"])
 _RLIMIT_FSIZE = int(CFG["rlimit_fsize"])
 _CPU_LIMIT = _Rlimit(0, 0)  # the child's CPU limit: the zygote fills it in before each fork
@@ -289,7 +292,7 @@ class _TooBig(Exception):
 def _enc(v, depth, budget):
     budget[0] -= 1
     if budget[0] < 0 or depth > 100:
-        raise _TooBig("value too large or too deep")
+        raise _TooBig("value too large or too deep (over the judge's node budget or 100 levels)")
     t = type(v)
     if v is None or t is bool or t is int or t is float or t is str:
         return v
@@ -451,11 +454,19 @@ def _program(source, setup, leaves):
         _emit(["rt", _fmt_exc(e)])
         return
     if setup:
+        # The set-up code runs beside the program, not over it: it only adds the names the program did not
+        # define (a program's own `poly` with an extra argument stays its own; the parent judges with its own
+        # pristine copy of the set-up code).
+        sg = dict(g)
         try:
-            exec(compile(setup, "<setup>", "exec"), g)
+            exec(compile(setup, "<setup>", "exec"), sg)
         except BaseException as e:
             _emit(["rt", "in test setup code: " + _fmt_exc(e)])
             return
+        for k, v in sg.items():
+            if k not in g:
+                g[k] = v
+    nodes = [VALUE_NODES]  # one budget for every value of the program, as the parent decodes them
     for k, truth, name, src, vals, wrap, wvals in leaves:
         try:
             v = _leaf(g, truth, name, src, vals)
@@ -463,14 +474,20 @@ def _program(source, setup, leaves):
             _emit(["e", k, _fmt_exc(e)])
             continue
         try:
-            budget = [1_000_000, False]
+            budget = [nodes[0], False]
             enc = _enc(v, 0, budget)
             if budget[1] and wrap is not None:  # a program object under a judge function: apply it here
                 g["__leafvalue__"] = v
                 g["__wrapargs__"] = [_dec(x) for x in wvals]
-                _emit(["w", k, _enc(eval(compile(wrap, "<test>", "eval"), g), 0, [1_000_000, False])])
+                budget = [nodes[0], False]
+                enc = _enc(eval(compile(wrap, "<test>", "eval"), g), 0, budget)
+                nodes[0] = budget[0]
+                _emit(["w", k, enc])
             else:
+                nodes[0] = budget[0]
                 _emit(["v", k, enc])
+        except _TooBig as e:
+            _emit(["e", k, str(e)])
         except BaseException as e:
             _emit(["e", k, _fmt_exc(e)])
     _emit(["done"])
@@ -831,6 +848,43 @@ def _serve():
 # raise inside the judge's code). SIGCHLD stays default too; the zygote blocks it (see `_wait`).
 for _s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
     signal.signal(_s, signal.SIG_DFL)
+
+
+class _CappedOutput(io.RawIOBase):
+    """A program's fd 1 or 2: what it writes past the output file's size limit (RLIMIT_FSIZE) is dropped, not
+    an error (the parent keeps only ``max_output_bytes`` of it anyway): printing too much truncates."""
+
+    def __init__(self, fd):
+        super().__init__()
+        self._fd = fd
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self._fd
+
+    def write(self, b):
+        try:
+            return os.write(self._fd, b)
+        except OSError as e:
+            if e.errno != errno.EFBIG:
+                raise
+            return len(b)
+
+
+# Inherited by every child (which dup2s its own output files onto fds 1 and 2): no per-program cost.
+sys.stdout, sys.stderr = (
+    io.TextIOWrapper(io.BufferedWriter(_CappedOutput(f.fileno())), encoding=f.encoding, errors=f.errors,
+                     line_buffering=bool(f.line_buffering)) for f in (sys.stdout, sys.stderr) if not f.flush())
+# The CPUs a program may use (the parent's count: its cgroup quota, half its process allowance), so that
+# `multiprocessing.Pool()` and executors size themselves to the limits instead of to the host.
+_CPUS = int(CFG["cpus"])
+_AFFINITY = frozenset(sorted(os.sched_getaffinity(0))[:_CPUS])
+os.cpu_count = lambda: _CPUS
+os.sched_getaffinity = lambda pid: set(_AFFINITY)
+if hasattr(os, "process_cpu_count"):  # Python 3.13+: what multiprocessing and executors read there
+    os.process_cpu_count = lambda: _CPUS
 _TMP["holder"] = SANDBOXED and _new_holder() == 0
 _warm_up()
 _grow_interned_table()
