@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from verifiers.sandbox._judge import TestPlan, Wrapped, judge
+from verifiers.sandbox._evaluate import judge
+from verifiers.sandbox._leaves import TestPlan, Wrapped
 from verifiers.sandbox._protocol import (
     MAX_VALUE_NODES,
     ProtocolError,
