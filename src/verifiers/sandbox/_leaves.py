@@ -119,3 +119,13 @@ def bind(p: Any, value: Any, out: dict[str, Any]) -> None:
 def fresh(node: Node) -> Any:
     """The value of a ``lit`` or ``fresh`` node (a ``fresh`` one evaluated anew)."""
     return eval(node[1], node[2]) if node[0] == "fresh" else node[1]
+
+
+@dataclass(frozen=True)
+class LeafResults:
+    """What a program's child returned for its leaves, decoded (`_result`): ``values`` and ``errors`` by leaf
+    index; ``failure``: why leaves were not run (the program failed before its tests, or broke the protocol)."""
+
+    values: dict[int, Any]
+    errors: dict[int, str]
+    failure: str | None = None
