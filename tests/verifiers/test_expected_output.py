@@ -123,6 +123,11 @@ def test_bad_arguments_say_what_is_wrong_in_one_line(args: tuple[Any, ...], why:
     assert why in str(err.value) and "\n" not in str(err.value)
 
 
+def test_a_test_too_long_for_the_judge_is_refused_up_front() -> None:
+    with pytest.raises(ConfigError, match=r"inputs\[1\] and outputs\[1\] make a test longer than"):
+        expected_output_tests("f", [[1], ["x" * 200_000]], [1, 2])
+
+
 def test_deep_nesting_is_refused() -> None:
     deep: Any = 1
     for _ in range(100):

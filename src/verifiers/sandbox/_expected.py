@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from verifiers.errors import ConfigError
+from verifiers.sandbox._judge import MAX_TEST_CHARS
 
 RTOL = 1e-07  # numpy.testing.assert_allclose's default, which EvalPlus keeps
 FLOAT_ATOL = 1e-6  # EvalPlus's tolerance for float outputs when none is given
@@ -110,7 +111,8 @@ def expected_output_tests(entry_point: str, inputs: Sequence[Sequence[Any]], out
         atol: EvalPlus's absolute tolerance (0: exact, except for float outputs, which get ``1e-6``).
 
     Raises:
-        ConfigError: one line saying what is wrong with the arguments.
+        ConfigError: one line saying what is wrong with the arguments (also: a test longer than the judge's
+            `_judge.MAX_TEST_CHARS`).
 
     Example:
         >>> expected_output_tests("add", [[1, 2]], [3])
@@ -138,4 +140,7 @@ def expected_output_tests(entry_point: str, inputs: Sequence[Sequence[Any]], out
         else:
             var = "out" if entry_point != "out" else "out_"
             tests.append(f"assert all({_close(var, exp, tol, f'outputs[{i}]')} for {var} in [{call}])")
+        if len(tests[-1]) > MAX_TEST_CHARS:
+            raise ConfigError(f"inputs[{i}] and outputs[{i}] make a test longer than the judge's {MAX_TEST_CHARS} "
+                              "characters")
     return tests
