@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 from verifiers.sandbox import CodePool
-from verifiers.sandbox._judge import judge, plan_test, plan_tests
+from verifiers.sandbox._evaluate import judge
+from verifiers.sandbox._judge import plan_test, plan_tests
 from verifiers.sandbox._setup import setup_scope
 
 

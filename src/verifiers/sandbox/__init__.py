@@ -15,12 +15,13 @@ import atexit
 import threading
 from collections.abc import Sequence
 
+from verifiers.sandbox._expected import expected_output_tests
 from verifiers.sandbox._pool import CodePool
 from verifiers.sandbox._result import ExecutionResult, TestOutcome
 from verifiers.sandbox._stdio import OutputMatch, StdioTest
 
-__all__ = ["CodePool", "ExecutionResult", "OutputMatch", "StdioTest", "TestOutcome", "check", "default_pool", "run",
-           "run_stdio"]
+__all__ = ["CodePool", "ExecutionResult", "OutputMatch", "StdioTest", "TestOutcome", "check", "default_pool",
+           "expected_output_tests", "run", "run_stdio"]
 
 _default: CodePool | None = None
 _default_lock = threading.Lock()

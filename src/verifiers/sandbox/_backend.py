@@ -10,7 +10,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from verifiers.sandbox._judge import TestPlan
+from verifiers.sandbox._leaves import TestPlan
 from verifiers.sandbox._result import ExecutionResult
 from verifiers.sandbox._sandbox import JobIO
 

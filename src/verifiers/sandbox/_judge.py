@@ -1,4 +1,4 @@
-"""Judging in the trusted parent: split each assert into parent-side logic and program-side "leaves".
+"""Test-shape planning in the trusted parent: split each assert into parent-side logic and program-side "leaves".
 
 Names in a test resolve in one of three places:
 
@@ -59,32 +59,28 @@ import io
 import itertools
 import numbers
 import re
-import sys
 import tokenize
 import types
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
-from verifiers.sandbox._protocol import MAX_SAME_HASH, ValueRejected, check_hash_flood, encode_value
+from verifiers.sandbox._leaves import JudgeBudget, Leaf, Node, Roles, TestPlan, bind, fresh
+from verifiers.sandbox._protocol import ValueRejected, encode_value
 from verifiers.sandbox._pure import (
     BINOPS,
     CLOSED_GUARDS,
-    CMPOPS,
     FUNC_KEYS,
     FUNCS,
     HIGHER_ORDER,
     IMMUTABLE_TYPES,
     INTROSPECTION,
-    MAX_JUDGE_STEPS,
     METHOD_NAMES,
     PARENT_BUILTINS,
     PARENT_MODULES,
     PLAIN_CONTAINERS,
     TEST_ONLY_ARGS,
     WRAPPABLE,
-    Unsafe,
-    call_method,
     is_pure_callable,
     parent_builtins,
     parent_module,
@@ -109,78 +105,7 @@ MAX_CLASS_SCAN_CHARS = 8_000
 MAX_CLASS_SCAN_TOKENS = 600
 UNSUPPORTED = "unsupported test shape"
 
-Node = tuple[Any, ...]
-Roles = tuple[frozenset[str], frozenset[str]]  # (program objects, names of unsettled kind): see `name_roles`
 
-
-@dataclass(frozen=True)
-class Leaf:
-    """A program-side sub-expression: ``name(*args, **kw)`` (``name`` set) or ``source`` evaluated with
-    ``__leafargs__`` bound to ``values`` (closed inputs, tagged-encoded); ``truth``: report only its truth.
-
-    ``wrap``: a judge call around it with the leaf as ``__leafvalue__`` and nothing else: a one-argument
-    judge builtin (``str(__leafvalue__)``) or a projection of its items (``[str(p) for p in
-    __leafvalue__]``). When the leaf's value is not plain data (a program object), the child evaluates that
-    instead, on the same value, and its result stands for the whole call. It carries no test value, so it
-    is a function of the program's own value alone: the program's answer, which it could give directly.
-    """
-
-    index: int
-    source: str
-    truth: bool
-    name: str | None
-    values: tuple[Any, ...]
-    wrap: str | None = None
-
-    def wire(self) -> list[Any]:
-        """The leaf as the child reads it (the last item, the wrap's inputs, is always empty)."""
-        return [self.index, self.truth, self.name, self.source, list(self.values), self.wrap, []]
-
-
-class JudgeBudget:
-    """The judge work one program may cost, shared by all its tests (`_pure.MAX_JUDGE_STEPS`).
-
-    ``sizes`` remembers the size of values already measured (keyed by id; the value is kept alive with it).
-    """
-
-    __slots__ = ("left", "sizes", "spent_by")
-
-    def __init__(self, steps: int = MAX_JUDGE_STEPS) -> None:
-        self.left = steps
-        self.spent_by: str | None = None  # the test that used the budget up
-        self.sizes: dict[int, tuple[Any, int]] = {}
-
-
-@dataclass(frozen=True)
-class TestPlan:
-    """One parsed test: the parent-side tree over leaves, or why the test cannot be judged.
-
-    ``private``: its evaluation may run test code that keeps state, or reads values that are not plain
-    data: each program judges its own copy, planned afresh (``key`` says how), never the cached one.
-    ``budget``: the work budget of the program it belongs to (`plan_tests`); None for a bare plan.
-    """
-
-    source: str
-    tree: Node | None
-    leaves: tuple[Leaf, ...]
-    error: str | None = None
-    entry_candidate: str | None = None  # builtin name at the root of the left side of a program-free test
-    private: bool = False
-    key: tuple[Any, ...] = ()  # plan_test's arguments
-    owned: bool = field(default=False, compare=False)  # planned for one program only
-    budget: JudgeBudget | None = field(default=None, compare=False, repr=False)
-
-    def for_program(self, budget: JudgeBudget) -> TestPlan:
-        """This plan as one program's (``owned``, charging ``budget``); the tree and leaves are shared.
-
-        A shallow copy (``dataclasses.replace`` costs ~10x more; this runs for every test of every program).
-        """
-        plan = object.__new__(TestPlan)
-        plan.__dict__.update(self.__dict__, owned=True, budget=budget)
-        return plan
-
-
-@functools.cache  # candidates are builtin names: a small, fixed set
 def _def_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"^(?:async\s+)?def\s+{re.escape(name)}\s*\(", re.MULTILINE)
 
@@ -875,7 +800,7 @@ class _Planner:
                 return ("raise", node[1])
             subs = []
             try:
-                items = iter(_fresh(node))
+                items = iter(fresh(node))
             except TypeError as exc:
                 return ("raise", f"raised TypeError: {exc}"[:300])
             for item in items:
@@ -885,7 +810,7 @@ class _Planner:
                 saved = dict(self.scope)
                 try:
                     bound: dict[str, Any] = {}
-                    _bind(pattern, item, bound)
+                    bind(pattern, item, bound)
                 except (TypeError, ValueError) as exc:
                     self.scope = saved
                     subs.append(("raise", f"raised {type(exc).__name__}: {exc}"[:300]))
@@ -913,7 +838,7 @@ class _Planner:
             node = self.closed_node(cond)
             if node[0] == "err":
                 return ("raise", node[1])
-            if not _fresh(node):
+            if not fresh(node):
                 return None
             return self.if_clause(n, i, j + 1)
         rest = self.if_clause(n, i, j + 1)
@@ -1178,33 +1103,6 @@ def _pattern_names(p: Any) -> list[str]:
     return [p] if isinstance(p, str) else [x for s in p[1] for x in _pattern_names(s)]
 
 
-def _bind(p: Any, value: Any, out: dict[str, Any]) -> None:
-    """Bind ``value`` to pattern ``p`` as Python's assignment would (TypeError/ValueError as it would)."""
-    if isinstance(p, str):
-        out[p] = value
-        return
-    _, subs, star = p
-    items = list(value) if not isinstance(value, (list, tuple)) else value
-    if star < 0:
-        if len(items) != len(subs):
-            raise ValueError(f"cannot unpack {len(items)} values into {len(subs)} names")
-        for s, v in zip(subs, items):
-            _bind(s, v, out)
-        return
-    after = len(subs) - star - 1
-    if len(items) < len(subs) - 1:
-        raise ValueError(f"not enough values to unpack (expected at least {len(subs) - 1}, got {len(items)})")
-    for s, v in zip(subs[:star], items[:star]):
-        _bind(s, v, out)
-    _bind(subs[star], list(items[star:len(items) - after]), out)
-    for s, v in zip(subs[star + 1:], items[len(items) - after:]):
-        _bind(s, v, out)
-
-
-def _fresh(node: Node) -> Any:
-    """The value of a ``lit`` or ``fresh`` node (a ``fresh`` one evaluated anew)."""
-    return eval(node[1], node[2]) if node[0] == "fresh" else node[1]
-
 
 def _snippet(n: ast.AST) -> str:
     text = ast.unparse(n)
@@ -1284,290 +1182,9 @@ def _calls_pure(n: ast.AST, env: dict[str, Any]) -> bool:
     return True
 
 
-# ---------------------------------------------------------------------------------------- evaluation
-
-
-class LeafError(Exception):
-    """A leaf raised in the sandbox, or its value was missing or not plain data."""
-
-
-@dataclass(frozen=True)
-class Wrapped:
-    """A leaf's `Leaf.wrap` result: the value of the judge call around it, computed program-side."""
-
-    value: Any
-
-
-def _unary(kind: str, v: Any) -> Any:
-    if kind == "not":
-        return not v
-    if type(v) not in (int, float, complex, bool):
-        raise TypeError(f"bad operand type for unary op: {type(v).__name__}")
-    return -v if kind == "neg" else (+v if kind == "pos" else ~v)
-
-
-class _OverBudget(Unsafe):
-    """The program's judge work budget is spent."""
-
-
-_SMALL = frozenset({type(None), bool, float, complex})
-_FLAT = (list, tuple, set, frozenset)
-
-
-class _Evaluator:
-    """Evaluates one plan tree over decoded leaf values, charging its work to the program's budget: one
-    step per node evaluated and per loop item; inside loops over program values (where the same nodes run
-    once per item), also the size of every operand of a comparison, operator or call, and anywhere the size
-    of what test code (a set-up function, a ``key=`` lambda) is handed."""
-
-    def __init__(self, values: dict[int, Any], errors: dict[int, str], budget: JudgeBudget) -> None:
-        self.values = values
-        self.errors = errors
-        self.budget = budget
-
-    def leaf(self, k: int) -> Any:
-        if k in self.values:
-            if type(self.values[k]) is Wrapped:
-                raise LeafError("returned a value that is not plain data")
-            return self.values[k]
-        raise LeafError(self.errors.get(k, "not run"))
-
-    def ev(self, tree: Node, env: dict[str, Any]) -> Any:
-        budget = self.budget
-        budget.left -= 1
-        if budget.left < 0:
-            raise _OverBudget
-        kind = tree[0]
-        if kind == "lit":
-            return tree[1]
-        if kind == "leaf":
-            return self.leaf(tree[1])
-        if kind == "var":
-            return env[tree[1]]
-        if kind == "cmp":
-            left = self.ev(tree[1], env)
-            for op, node in tree[2]:
-                right = self.ev(node, env)
-                if env:
-                    self.charge(left, right)
-                if not CMPOPS[op](left, right):
-                    return False
-                left = right
-            return True
-        if kind in ("and", "or"):
-            result: Any = kind == "and"
-            for node in tree[1]:
-                result = self.ev(node, env)
-                if bool(result) != (kind == "and"):
-                    return result
-            return result
-        if kind in ("not", "neg", "pos", "inv"):
-            return _unary(kind, self.ev(tree[1], env))
-        if kind == "bin":
-            a, b = self.ev(tree[2], env), self.ev(tree[3], env)
-            if env:
-                self.charge(a, b)
-            return BINOPS[tree[1]](a, b)
-        if kind == "if":
-            return self.ev(tree[2] if self.ev(tree[1], env) else tree[3], env)
-        if kind in ("tuple", "list", "set"):
-            items: list[Any] = []
-            for x in tree[1]:
-                if x[0] == "star":
-                    items.extend(self.bounded(self.ev(x[1], env)))
-                else:
-                    items.append(self.ev(x, env))
-            if kind == "set" and len(items) > MAX_SAME_HASH:
-                check_hash_flood(items)
-            return {"tuple": tuple, "list": list, "set": set}[kind](items)
-        if kind == "dict":
-            pairs: list[tuple[Any, Any]] = []
-            for x in tree[1]:
-                if x[0] == "dstar":
-                    pairs.extend(self.bounded(dict(self.ev(x[1], env)).items()))
-                else:
-                    pairs.append((self.ev(x[0], env), self.ev(x[1], env)))
-            if len(pairs) > MAX_SAME_HASH:
-                check_hash_flood([k for k, _ in pairs])
-            return dict(pairs)
-        if kind in ("call", "pcall"):
-            for node in (*tree[2], *(v for _, v in tree[3])):
-                if node[0] == "leaf" and type(self.values.get(node[1])) is Wrapped:
-                    return self.values[node[1]].value  # the program's object: the call was made on its side
-            args = [self.ev(a, env) for a in tree[2]]
-            kwargs = {k: self.ev(v, env) for k, v in tree[3]}
-            if env or kind == "pcall" or any(callable(a) for a in (*args, *kwargs.values())):
-                self.charge(*args, *kwargs.values())  # in a loop, or test code runs per item (a key=, a checker)
-            if kind == "pcall":
-                return self.stepped(tree[1], args, kwargs)
-            return FUNCS[tree[1]](*args, **kwargs)
-        if kind == "meth":
-            receiver = self.ev(tree[1], env)
-            args = [self.ev(a, env) for a in tree[3]]
-            kwargs = {k: self.ev(v, env) for k, v in tree[4]}
-            if env:
-                self.charge(receiver, *args, *kwargs.values())
-            return call_method(receiver, tree[2], args, kwargs)
-        if kind == "sub":
-            container, key = self.ev(tree[1], env), self.ev(tree[2], env)
-            if env and type(key) is slice:
-                self.charge(container)
-            return container[key]
-        if kind == "slice":
-            return slice(*(self.ev(p, env) for p in tree[1:]))
-        if kind == "comp":
-            if tree[3] is not None and type(self.values.get(tree[3])) is Wrapped:
-                done = self.values[tree[3]].value  # evaluated on the program's objects, on its side
-                return iter(done) if tree[1] == "gen" else done
-            gen = self.run(tree[2], env)
-            if tree[1] == "gen":
-                return gen
-            if tree[1] == "list":
-                return list(gen)
-            items = list(gen)
-            if len(items) > MAX_SAME_HASH:
-                check_hash_flood([p[0] for p in items] if tree[1] == "dict" else items)
-            return set(items) if tree[1] == "set" else dict(items)
-        if kind == "fresh":
-            return _fresh(tree)
-        if kind == "err":
-            raise LeafError(tree[1])
-        raise Unsafe(f"unknown plan node {kind!r}")
-
-    def stepped(self, fn: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        """``fn(*args, **kwargs)`` for a set-up function (its loops run on program values), charging one
-        step per line and per call it runs (`sys.settrace`, on this thread, for this call only)."""
-        budget = self.budget
-
-        def on_line(frame: Any, event: str, arg: Any) -> Any:
-            if event == "line":
-                budget.left -= 1
-                if budget.left < 0:
-                    raise _OverBudget
-            return on_line
-
-        def on_call(frame: Any, event: str, arg: Any) -> Any:
-            budget.left -= 1
-            if budget.left < 0:
-                raise _OverBudget
-            return on_line
-
-        before = sys.gettrace()
-        sys.settrace(on_call)
-        try:
-            out = fn(*args, **kwargs)
-        finally:
-            sys.settrace(before)
-        if budget.left < 0:  # the function caught the budget error and went on
-            raise _OverBudget
-        return out
-
-    def bounded(self, xs: Any) -> Iterator[Any]:
-        budget = self.budget
-        for x in xs:
-            budget.left -= 1
-            if budget.left < 0:
-                raise _OverBudget
-            yield x
-
-    def charge(self, *vals: Any) -> None:
-        """Charge the sizes of an operation's operands (it may touch all of them, once per loop item)."""
-        budget = self.budget
-        for v in vals:
-            budget.left -= self.size(v)
-        if budget.left < 0:
-            raise _OverBudget
-
-    def size(self, v: Any) -> int:
-        """Nodes of ``v`` (strings and integers by length; a small scalar costs nothing beyond the node that
-        produced it), measured once per value and at most up to what the budget has left."""
-        t = type(v)
-        if t in _SMALL:
-            return 0
-        if t is int:
-            return v.bit_length() >> 12
-        if t is str or t is bytes:
-            return len(v) >> 6
-        known = self.budget.sizes.get(id(v))
-        if known is not None and known[0] is v:
-            return known[1]
-        cap = max(self.budget.left, 0) + 1
-        n = 0
-        stack = [v]
-        while stack and n <= cap:
-            x = stack.pop()
-            n += 1
-            tx = type(x)
-            if tx in _FLAT or tx is dict:
-                if len(x) > cap:
-                    n += len(x)
-                    break
-                stack.extend(x)
-                if tx is dict:
-                    stack.extend(x.values())
-            elif tx is str or tx is bytes:
-                n += len(x) >> 6
-        self.budget.sizes[id(v)] = (v, n)
-        return n
-
-    def run(self, clause: Node, env: dict[str, Any]) -> Iterator[Any]:
-        """The items one comprehension clause yields (lazily: a generator expression stays lazy)."""
-        tag = clause[0]
-        if tag == "elt":
-            yield self.ev(clause[1], env)
-        elif tag == "elt2":
-            yield (self.ev(clause[1], env), self.ev(clause[2], env))
-        elif tag == "for_lit":
-            for sub in clause[1]:
-                yield from self.run(sub, env)
-        elif tag == "for_var":
-            for item in self.bounded(self.ev(clause[2], env)):
-                inner = dict(env)
-                inner[""] = True  # never empty (even for `for () in ...`): operand sizes are charged in loops
-                _bind(clause[1], item, inner)
-                yield from self.run(clause[3], inner)
-        elif tag == "if":
-            if self.ev(clause[1], env):
-                yield from self.run(clause[2], env)
-        elif tag == "raise":
-            raise LeafError(clause[1])
-
-
-def judge(plan: TestPlan, values: dict[int, Any], errors: dict[int, str]) -> tuple[bool, str]:
-    """Decide one test in the parent: ``(passed, detail)``; any exception is a failed test, never a pass.
-
-    The work is charged to the program's budget (``plan.budget``, shared by its tests): once spent, this and
-    every later test of the program fail. A cached private plan is never evaluated: this judgement plans
-    its own copy.
-    """
-    budget = plan.budget if plan.budget is not None else JudgeBudget()
-    if plan.private and not plan.owned:  # only a plan with a tree is private
-        plan = _plan(*plan.key)
-    if plan.tree is None:
-        return False, plan.error or "unsupported test"
-    if budget.spent_by is not None:
-        return False, (f"not judged: the program's judge work budget ({MAX_JUDGE_STEPS} steps for all its tests) "
-                       "was spent by an earlier test")
-    try:
-        ok = bool(_Evaluator(values, errors, budget).ev(plan.tree, {}))
-    except _OverBudget:
-        budget.spent_by = plan.source
-        return False, (f"judge work budget exceeded: more than {MAX_JUDGE_STEPS} steps for all the program's tests "
-                       "(loops over its values)")
-    except LeafError as exc:
-        return False, str(exc)[:300]
-    except RecursionError:
-        return False, "value too deeply nested to compare"
-    except Exception as exc:  # noqa: BLE001  (any failure to compare is a failed test, never a pass)
-        return False, f"{type(exc).__name__}: {exc}"[:300]
-    if ok:
-        return True, ""
-    got = [repr(_unwrapped(values[leaf.index]))[:120] for leaf in plan.leaves if leaf.index in values][:2]
-    return False, "assertion failed" + (f" (got {', '.join(got)})" if got else "")
-
-
-def _unwrapped(v: Any) -> Any:
-    return v.value if type(v) is Wrapped else v
+def replan(plan: TestPlan) -> TestPlan:
+    """A private plan made anew from its key (`TestPlan.private`: a cached one is never evaluated)."""
+    return _plan(*plan.key)
 
 
 def plan_tests(code: str, tests: list[str], setup_code: str) -> list[TestPlan]:

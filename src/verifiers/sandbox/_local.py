@@ -34,7 +34,7 @@ from typing import Any, Self
 from verifiers.errors import ConfigError, SandboxError
 from verifiers.sandbox import _cgroups, _isolation, _seccomp
 from verifiers.sandbox._backend import Job, PoolOptions
-from verifiers.sandbox._judge import plan_tests
+from verifiers.sandbox._kinds import ASSERTS, AssertTests
 from verifiers.sandbox._lifecycle import Lifecycle
 from verifiers.sandbox._protocol import MAX_FRAME_BYTES, MAX_VALUE_NODES, ProtocolError, encode_request
 from verifiers.sandbox._result import (
@@ -312,7 +312,7 @@ class LocalPool:
         if not tests:
             fut.set_result(no_tests_result(tests))
             return fut, None
-        plans = plan_tests(code if len(code) <= MAX_CODE_CHARS else "", tests, setup_code)
+        plans = ASSERTS.prepare(code if len(code) <= MAX_CODE_CHARS else "", AssertTests(tuple(tests), setup_code))
         if len(code) > MAX_CODE_CHARS:
             fut.set_result(failed_result(plans, "runtime_error", f"program longer than {MAX_CODE_CHARS} characters"))
             return fut, None

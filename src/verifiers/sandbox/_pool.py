@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Self
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from typing import Any, Self
 
 from verifiers.errors import ConfigError
 from verifiers.sandbox._backend import Backend, Isolation, Job, PoolOptions
+from verifiers.sandbox._expected import expected_output_tests
 from verifiers.sandbox._local import LocalPool
 from verifiers.sandbox._ray import RayBackend
+from verifiers.sandbox._result import ExecutionResult
 
 # Backends other than this host's dispatcher, by name: each is built from the pool's options.
 BACKENDS: dict[str, Callable[[PoolOptions], Backend]] = {"ray": RayBackend}
@@ -85,6 +88,22 @@ class CodePool(LocalPool):
         remote = self._connect()
         for job in jobs:
             remote.submit(job)
+
+    def submit_expected_output(self, code: str, entry_point: str, inputs: Sequence[Sequence[Any]],
+                               outputs: Sequence[Any], *, atol: float = 0.0,
+                               timeout_s: float | None = None) -> Future[ExecutionResult]:
+        """Queue ``code`` against expected-output tests (EvalPlus style): ``entry_point(*inputs[i])`` must give
+        ``outputs[i]``, compared in this process, exactly or by EvalPlus's float rule (see
+        `expected_output_tests`); the expected outputs never reach the program. Raises `ConfigError` for bad
+        arguments."""
+        return self.submit(code, expected_output_tests(entry_point, inputs, outputs, atol), "", timeout_s)
+
+    def run_expected_output(self, code: str, entry_point: str, inputs: Sequence[Sequence[Any]],
+                            outputs: Sequence[Any], *, atol: float = 0.0,
+                            timeout_s: float | None = None) -> ExecutionResult:
+        """`submit_expected_output`, waited for."""
+        return self.submit_expected_output(code, entry_point, inputs, outputs, atol=atol,
+                                           timeout_s=timeout_s).result()
 
     def close(self) -> None:
         """Stop every sandbox (pending jobs still finish first)."""

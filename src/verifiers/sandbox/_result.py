@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from verifiers.sandbox._judge import TestPlan, Wrapped, judge
+from verifiers.sandbox._evaluate import judge
+from verifiers.sandbox._leaves import LeafResults, TestPlan, Wrapped
 from verifiers.sandbox._protocol import (
     MAX_VALUE_NODES,
     ProtocolError,
@@ -175,6 +176,17 @@ def _leaf_frames(plans: list[TestPlan], blob: bytes) -> tuple[dict[int, Any], di
     return values, errors, failure, syntax, done
 
 
+def assert_outcome(plan: TestPlan, ran: LeafResults) -> TestOutcome:
+    """One assert test's verdict from its leaves' results (`_evaluate.judge` decides; a leaf the child did
+    not report makes it ``not_run``)."""
+    ok, why = judge(plan, ran.values, ran.errors)
+    if ok:
+        return TestOutcome(plan.source, "passed")
+    if any(leaf.index not in ran.values and leaf.index not in ran.errors for leaf in plan.leaves):
+        return TestOutcome(plan.source, "not_run", ran.failure or why)
+    return TestOutcome(plan.source, "error" if why.startswith("raised") else "failed", why)
+
+
 def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> tuple[ExecutionResult, str | None]:
     """Judge a program from its child's report: ``(result, violation or None)`` (all child data untrusted).
 
@@ -191,15 +203,8 @@ def build_result(plans: list[TestPlan], report: ChildReport, timeout: float) -> 
             values, errors, failure, syntax, done = _leaf_frames(plans, report.frames)
         except Violation as exc:
             violation = str(exc)
-    per: list[TestOutcome] = []
-    for p in plans:
-        ok, why = judge(p, values, errors)
-        if ok:
-            per.append(TestOutcome(p.source, "passed"))
-        elif any(leaf.index not in values and leaf.index not in errors for leaf in p.leaves):
-            per.append(TestOutcome(p.source, "not_run", failure or violation or why))
-        else:
-            per.append(TestOutcome(p.source, "error" if why.startswith("raised") else "failed", why))
+    ran = LeafResults(values, errors, failure or violation)
+    per = [assert_outcome(p, ran) for p in plans]
     n_ok = sum(t.status == "passed" for t in per)
     memory = report.oom or any(e.startswith("raised MemoryError") for e in errors.values()) or (
         failure is not None and failure.startswith("MemoryError"))

@@ -72,6 +72,53 @@ class OutputMatch:
     checker: str | None = None
 
 
+@dataclass(frozen=True)
+class StdioTests:
+    """A stdin/stdout task's tests for one program: the `StdioTest` s and how outputs are compared."""
+
+    tests: tuple[StdioTest, ...]
+    match: OutputMatch = OutputMatch()
+
+
+@dataclass(frozen=True)
+class StdioRun:
+    """One test as the stdio kind runs it: ``stdin``, the only part the child receives, and what the parent
+    keeps to decide it (``label``, ``expected`` output, ``float_tol``)."""
+
+    label: str
+    stdin: bytes
+    expected: str
+    float_tol: float | None
+
+
+class StdioKind:
+    """stdin/stdout tests on the judge contract (`_kinds.JudgeKind`): each test a run of the program as
+    ``__main__`` with the test's input on stdin; its output compared here (`compare_output`).
+
+    A test whose `OutputMatch` has a checker is decided by the checker's own sandboxed run
+    (`StdioProblem`), not by `decide`.
+    """
+
+    name = "stdio"
+
+    def prepare(self, code: str, spec: StdioTests) -> list[StdioRun]:
+        """One `StdioRun` per test (the program is the same for every run)."""
+        inputs = [t.input.encode("utf-8", "surrogatepass") for t in spec.tests]
+        return [StdioRun(f"test {i + 1} (stdin {len(b)} bytes)", b, t.output, spec.match.float_tol)
+                for i, (t, b) in enumerate(zip(spec.tests, inputs))]
+
+    def decide(self, item: StdioRun, ran: ExecutionResult) -> TestOutcome:
+        """The test's verdict from its run's record (`run_result`): an ``error`` when the program did not end
+        normally, else its output against the expected one."""
+        if ran.status != "passed":
+            return TestOutcome(item.label, "error", ran.detail)
+        why = compare_output(item.expected, run_output(ran), item.float_tol)
+        return TestOutcome(item.label, "passed" if why is None else "failed", why or "")
+
+
+STDIO = StdioKind()
+
+
 class StdioRunner(Protocol):
     """What a problem's runs go through: the pool (`_local.LocalPool`)."""
 
@@ -251,8 +298,9 @@ class StdioProblem:
         self.timeout, self.total, self.stop = timeout, total, stop_on_failure
         self.checker_timeout, self.cap = checker_timeout, output_cap
         self.future: Future[ExecutionResult] = Future()
-        self.inputs = [t.input.encode("utf-8", "surrogatepass") for t in tests]
-        self.labels = [f"test {i + 1} (stdin {len(b)} bytes)" for i, b in enumerate(self.inputs)]
+        self.runs = STDIO.prepare(code, StdioTests(tuple(tests), match))
+        self.inputs = [r.stdin for r in self.runs]
+        self.labels = [r.label for r in self.runs]
         self.outcomes: list[TestOutcome | None] = [None] * len(tests)
         self.kinds: list[ExecStatus] = ["passed"] * len(tests)
         self.records: list[ExecutionResult | None] = [None] * len(tests)
@@ -293,16 +341,15 @@ class StdioProblem:
         with self.lock:
             self.records[i] = rec
             self.used += rec.cpu_s
-        if rec.status != "passed":
-            detail = rec.detail
-            if rec.status == "timeout" and self.total is not None and timeout < self.timeout:
-                detail = f"total time limit exceeded ({self.total:g} s of CPU for the problem)"
-            self._record(i, "error", rec.status, detail)
-        elif self.match.checker is not None:
+        if rec.status == "passed" and self.match.checker is not None:
             self._check(i, rec)
-        else:
-            why = compare_output(self.tests[i].output, run_output(rec), self.match.float_tol)
-            self._record(i, "passed" if why is None else "failed", "passed" if why is None else "failed", why or "")
+            return
+        out = STDIO.decide(self.runs[i], rec)
+        detail = out.detail
+        if rec.status == "timeout" and self.total is not None and timeout < self.timeout:
+            detail = f"total time limit exceeded ({self.total:g} s of CPU for the problem)"
+        kind: ExecStatus = rec.status if out.status == "error" else "passed" if out.status == "passed" else "failed"
+        self._record(i, out.status, kind, detail)
 
     def _check(self, i: int, rec: ExecutionResult) -> None:
         out = run_output(rec).decode("utf-8", "replace")
