@@ -48,10 +48,19 @@ stage_prepare() {  # the task's train split, or (a test-only task such as HumanE
       2>&1 | grep -v "Token indices sequence length" | tee "$OUT/prepare.txt"
 }
 
-RUN_ARGS=(--algo grpo --task "$TASK" --data "$T/data" --model "$M" --out "$RUN" --preset grpo-baseline
-          --attn-implementation sdpa --no-remove-padding --batch-size 32 --mini-batch-size 16 --rollouts 4
-          --max-prompt-length 1024 --max-response-length 256 --lr 1e-6 --total-steps "${STEPS:-4}"
-          --save-freq "${SAVE_FREQ:-2}" --test-freq "${STEPS:-4}" --val-before-train ${RUN_EXTRA:-})
+batch_args() {  # 32 prompts a step (16 an update), or the largest power of two the train split fills (code_stdio's 11 rows: 8)
+  local rows
+  rows=$($PY -c "import pyarrow.parquet as pq; print(pq.ParquetFile('$T/data/train.parquet').metadata.num_rows)" \
+         2>/dev/null || echo 32)
+  local b=32; while [ "$b" -gt 1 ] && [ "$b" -gt "$rows" ]; do b=$(( b / 2 )); done   # a power of two: micro-batches divide it
+  echo --batch-size "$b" --mini-batch-size "$(( b < 16 ? b : 16 ))"
+}
+run_args() {
+  RUN_ARGS=(--algo grpo --task "$TASK" --data "$T/data" --model "$M" --out "$RUN" --preset grpo-baseline
+            --attn-implementation sdpa --no-remove-padding $(batch_args) --rollouts 4
+            --max-prompt-length 1024 --max-response-length 256 --lr 1e-6 --total-steps "${STEPS:-4}"
+            --save-freq "${SAVE_FREQ:-2}" --test-freq "${STEPS:-4}" --val-before-train ${RUN_EXTRA:-})
+}
 # our reward behind evals/gpu/hostile_code.py's injector: the same compute_score, in verl's reward workers
 REWARD=("reward.custom_reward_function.path=$PWD/evals/gpu/hostile_code.py"
         "reward.custom_reward_function.name=injected"
@@ -60,11 +69,13 @@ REWARD=("reward.custom_reward_function.path=$PWD/evals/gpu/hostile_code.py"
         "+reward.custom_reward_function.reward_kwargs.timeout=${TIMEOUT:-5}")
 
 stage_dryrun() {  # verl's own composition and validate_config; runs on a CPU too
+  run_args
   $TRAIN run "${RUN_ARGS[@]}" --dry-run -- "${REWARD[@]}" > "$OUT/dryrun.txt" 2>&1
   local rc=$?; tail -3 "$OUT/dryrun.txt"; return $rc
 }
 
 stage_train() {
+  run_args
   $TRAIN run "${RUN_ARGS[@]}" --max-seconds "${TRAIN_TIMEOUT:-540}" -- "${REWARD[@]}" > "$T/train.log" 2>&1
   local rc=$?
   grep -E "step:[0-9]+ " "$T/train.log" | tail -3 | cut -c1-400

@@ -79,6 +79,19 @@ def pool_mbpp(pool: CodePool, problems: list[Any]) -> tuple[float, int, int]:
     return time.perf_counter() - t0, sum(r.passed for r in res), len(res)
 
 
+def subprocess_mbpp(problems: list[Any], workers: int) -> tuple[float, int, int]:
+    """The baseline for (c): ``python -c`` per program (solution, set-up code, its asserts), exit code read."""
+    def one(p: Any) -> bool:
+        code = "\n".join([p.solution, p.setup_code or "", *p.tests])
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                              check=False).returncode == 0
+
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(workers) as ex:
+        ok = sum(ex.map(one, problems))
+    return time.perf_counter() - t0, ok, len(problems)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data-dir", default="../shared/data")
@@ -87,6 +100,7 @@ def main() -> None:
     ap.add_argument("--problems", type=int, default=200)
     ap.add_argument("--tests-per-problem", type=int, default=10)
     ap.add_argument("--baseline-tests", type=int, default=400, help="tests per baseline pass (it is slow)")
+    ap.add_argument("--baseline-mbpp", type=int, default=200, help="MBPP programs per baseline pass")
     ap.add_argument("--out", default=str(HERE / "results_stdio"))
     args = ap.parse_args()
 
@@ -97,7 +111,9 @@ def main() -> None:
     mbpp = [p for p in load_problems("mbpp", Path(args.data_dir) / "mbpp" / "mbpp.jsonl", split="all")
             if p.id != "mbpp/123"]
     load0 = os.getloadavg()
-    runs: dict[str, list[dict[str, float]]] = {"pool_stdio": [], "subprocess_stdio": [], "pool_mbpp": []}
+    base_mbpp = mbpp[:args.baseline_mbpp]
+    runs: dict[str, list[dict[str, float]]] = {"pool_stdio": [], "subprocess_stdio": [], "pool_mbpp": [],
+                                               "subprocess_mbpp": []}
     # No sandbox is recycled during the run: a replaced sandbox's CPU would leave /proc uncounted.
     with CodePool(workers=args.workers, timeout_s=30.0, recycle_after=10**9) as pool:
         pool.run_stdio(PROGRAM, make_tests(20, 1)[0] * 20)  # warm
@@ -105,7 +121,8 @@ def main() -> None:
         for i in range(args.passes):
             for name, fn in (("pool_stdio", lambda: pool_stdio(pool, suites)),
                              ("subprocess_stdio", lambda: subprocess_stdio(base_suites, args.workers)),
-                             ("pool_mbpp", lambda: pool_mbpp(pool, mbpp))):
+                             ("pool_mbpp", lambda: pool_mbpp(pool, mbpp)),
+                             ("subprocess_mbpp", lambda: subprocess_mbpp(base_mbpp, args.workers))):
                 la, c0 = os.getloadavg()[0], _cpu()
                 secs, ok, n = fn()
                 cpu_ms = (_cpu() - c0) / n * 1000
@@ -122,6 +139,7 @@ def main() -> None:
         "cpus": os.cpu_count(), "python": platform.python_version(), "workers": args.workers,
         "passes": args.passes, "program": PROGRAM.strip(), "problems": args.problems,
         "tests_per_problem": args.tests_per_problem, "baseline_tests": len(base_suites) * 10,
+        "baseline_mbpp": len(base_mbpp), "affinity": sorted(os.sched_getaffinity(0)),
         "loadavg_before": load0, "loadavg_after": load1, "limits_in_force": limits,
         "median_per_s": med, "median_cpu_ms": cpu, "runs": runs,
     }
@@ -130,7 +148,8 @@ def main() -> None:
         "# stdin/stdout throughput (`evals/sandbox/bench_stdio.py`)", "",
         (f"{out['date']}, {os.cpu_count()} CPUs, {args.workers} workers, Python {out['python']}; "
         f"load average (1/5/15 min) before {' / '.join(f'{x:.1f}' for x in load0)}, after "
-        f"{' / '.join(f'{x:.1f}' for x in load1)}: a SHARED, noisy machine unless those are near 0."),
+        f"{' / '.join(f'{x:.1f}' for x in load1)}: a SHARED, noisy machine unless those are near 0; "
+        f"CPUs this process may use: {len(out['affinity'])}."),
         f"Limits: {limits}.", "",
         (f"Program: `{PROGRAM.strip()}`; pool: {args.problems} problems x {args.tests_per_problem} tests per pass; "
         f"baseline: {len(base_suites) * 10} tests per pass. Median of {args.passes} interleaved passes."), "",
@@ -139,13 +158,16 @@ def main() -> None:
     ]
     labels = {"pool_stdio": "CodePool.submit_stdio (full isolation)",
               "subprocess_stdio": "subprocess.run per test (no isolation)",
-              "pool_mbpp": "CodePool.map, 973 MBPP reference programs, without mbpp/123 (programs/s)"}
+              "pool_mbpp": "CodePool.map, 973 MBPP reference programs, without mbpp/123 (programs/s)",
+              "subprocess_mbpp": (f"subprocess.run per MBPP program, the first {len(base_mbpp)} of those (programs/s; "
+                                  "no isolation, exit code)")}
     for k, v in runs.items():
         per_pass = ", ".join(f"{r['per_s']:,.0f}" for r in v)
         md.append(f"| {labels[k]} | {med[k]:,.0f} | {per_pass} | {cpu[k]:.2f} | {2000 / cpu[k]:,.0f} | "
                   f"{v[-1]['passed']}/{v[-1]['total']} |")
     md += ["", (f"Pool vs subprocess on stdin/stdout tests: {med['pool_stdio'] / med['subprocess_stdio']:.1f}x by "
-           f"median rate, {cpu['subprocess_stdio'] / cpu['pool_stdio']:.1f}x by CPU per test. CPU: this process, its "
+           f"median rate, {cpu['subprocess_stdio'] / cpu['pool_stdio']:.1f}x by CPU per test; on MBPP programs "
+           f"{med['pool_mbpp'] / med['subprocess_mbpp']:.1f}x by median rate. CPU: this process, its "
            "reaped children and every sandbox process (from /proc); CPU per test grows with contention on a loaded host, so the 2-cores figure is no bound there."),
            f"Regenerate: `python evals/sandbox/bench_stdio.py --data-dir ../shared/data --passes {args.passes}`."]
     Path(args.out + ".md").write_text("\n".join(md) + "\n")

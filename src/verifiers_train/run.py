@@ -58,7 +58,7 @@ from verifiers_train.verl_log import CONSOLE_METRICS, VERL_METRICS, MetricsWrite
 from verifiers_train.verl_patch import needs_patch
 
 __all__ = ["REWARD_PATH", "PreflightError", "RunPlan", "build_overrides", "check_data_sources", "check_options",
-           "check_overrides", "launch", "launched", "plan", "preflight", "same_run", "verl_keys"]
+           "check_overrides", "check_train_rows", "launch", "launched", "plan", "preflight", "same_run", "verl_keys"]
 
 REWARD_PATH = "pkg://verifiers_train.reward"
 REWARD_NAME = "compute_score"
@@ -386,6 +386,7 @@ def plan(values: Mapping[str, Any] | None = None, *, extra_overrides: Sequence[s
         if meta and (warning := _prompt_length_warning(meta, o.max_prompt_length)):
             warnings.append(warning)
         check_data_sources(data_dir, extra_overrides)
+        check_train_rows(data_dir, o.batch_size)
     for extra in extra_overrides:
         if "=" not in extra.lstrip("+~"):
             raise ConfigError(f"extra override {extra!r} is not KEY=VALUE (Hydra syntax)")
@@ -533,6 +534,27 @@ def check_data_sources(data_dir: Path, extra_overrides: Sequence[str] = ()) -> N
                         "`-- +reward.custom_reward_function.reward_kwargs.task=gsm8k|math|mbpp`")
 
 
+def check_train_rows(data_dir: Path, batch_size: int) -> None:
+    """Raise `ConfigError` when ``train.parquet`` holds fewer rows than one batch.
+
+    verl's train loader drops the last partial batch, so such a run stops at once with "Train dataloader is
+    empty" after Ray and the engines have started; a small task (code_stdio's committed 16 problems) hits this.
+    """
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:  # pragma: no cover - pyarrow comes with the train extra
+        return
+    path = data_dir / "train.parquet"
+    try:
+        rows = pq.ParquetFile(path).metadata.num_rows
+    except (OSError, ValueError):
+        return  # missing or unreadable: check_data_sources and verl say so
+    if rows < batch_size:
+        raise ConfigError(f"{path} has {rows} rows, fewer than --batch-size {batch_size}: verl drops the last "
+                          f"partial batch, so no step would run; use --batch-size {rows} or less (and a "
+                          "--mini-batch-size that divides it)")
+
+
 def preflight(p: RunPlan, *, gpu_count: Callable[[], int] | None = None,
               find: Callable[[str], bool] | None = None) -> None:
     """Check that this machine can start the run: verl, vLLM, the trainer's imports, enough GPUs, and the
@@ -651,6 +673,7 @@ def launch(p: RunPlan, *, echo: Callable[[str], None] = print, max_seconds: floa
         prepare(p.options.dataset, p.data_dir, splits=rl_splits(p.options.dataset), template=p.options.template,
                 max_prompt_length=p.options.max_prompt_length, tokenizer=local_model, echo=echo)
         check_data_sources(p.data_dir, p.extra_overrides)
+        check_train_rows(p.data_dir, p.options.batch_size)
     p.save()
     if needs_patch():
         echo("warning: verl 0.9.1 without flash-attn computes log-probs one token at a time and cannot load a PPO "

@@ -441,3 +441,21 @@ def test_prepare_says_no_such_folder_for_missing_local_paths(tmp_path: Path, mon
     err = capsys.readouterr().err
     assert "'someorg/someset' is not a local path, so it comes from the Hugging Face hub" in err
     assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ a train set smaller than one batch
+def test_a_train_set_smaller_than_one_batch_is_refused_before_launch(tmp_path: Path, tiny_model_dir: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    prepare("arith", data, limit=6, echo=None)
+    import pyarrow.parquet as pq
+    rows = pq.ParquetFile(data / "train.parquet").metadata.num_rows
+    assert 0 < rows < 8
+    with pytest.raises(ConfigError, match=rf"has {rows} rows, fewer than --batch-size 8: .*--batch-size {rows} or less"):
+        plan(_base(tmp_path, tiny_model_dir, data=str(data)), env={})
+    assert plan(_base(tmp_path, tiny_model_dir, data=str(data), batch_size=rows, mini_batch_size=1), env={})
+    assert main(["run", "--task", "arith", "--model", str(tiny_model_dir), "--data", str(data), "--out",
+                 str(tmp_path / "r"), "--batch-size", "8", "--mini-batch-size", "4", "--dry-run",
+                 "--no-check-verl"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "verifiers-train run: error:" in err and "fewer than --batch-size 8" in err
