@@ -41,7 +41,7 @@ from verifiers.mbpp import Config as _MbppConfig
 from verifiers.mbpp import extract_code
 from verifiers.rewards._config import combine
 from verifiers.rewards._inputs import batch_items, response_text, scorer_config
-from verifiers.rewards._score import Score, Status
+from verifiers.rewards._score import PROGRAM_STATUS, Score
 from verifiers.sandbox._setup import parse_python
 
 if TYPE_CHECKING:
@@ -57,10 +57,6 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType({
     "partial": MappingProxyType({"correctness": 1.0}),
 })
 PARTS = ("all_passed", "correctness", "syntax")
-_STATUS_MAP: dict[str, Status] = {
-    "passed": "correct", "failed": "incorrect", "syntax_error": "incorrect", "runtime_error": "incorrect",
-    "memory": "incorrect", "crashed": "incorrect", "timeout": "timeout", "no_tests": "gold_unparseable",
-}
 MAX_TESTS = 1_000
 # What a program may print on one test: the default pool's cap (8 KiB, for function tasks' diagnostics) is far
 # below what contest problems print, so this task runs on a pool of its own with this cap.
@@ -200,7 +196,7 @@ def _to_score(code: str | None, source: str, result: ExecutionResult | None, cfg
         why += f"; {first.test}: {first.detail or first.status}"
     elif result.detail:
         why += f"; {result.detail}"
-    return Score(reward, result.passed, _STATUS_MAP[result.status], code, parts, why[:500])
+    return Score(reward, result.passed, PROGRAM_STATUS[result.status], code, parts, why[:500])
 
 
 def score(response: str, reference_: StdioTests | Mapping[str, Any] | Sequence[Any] | str, *,

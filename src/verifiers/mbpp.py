@@ -31,7 +31,7 @@ from verifiers.errors import ConfigError, SandboxError
 from verifiers.humaneval import program
 from verifiers.rewards._config import BaseConfig, combine
 from verifiers.rewards._inputs import batch_items, response_text, scorer_config
-from verifiers.rewards._score import Score, Status
+from verifiers.rewards._score import PROGRAM_STATUS, Score
 from verifiers.sandbox._setup import parse_python
 
 if TYPE_CHECKING:
@@ -49,10 +49,6 @@ PARTS = ("all_passed", "correctness", "syntax", "format", "thinking")
 SOURCES = ("tags", "fenced", "plain")
 _FENCE_LANG = re.compile(r"[ \t]*([A-Za-z0-9_+-]*)")
 _PY_LANGS = {"python", "py", "python3", "py3"}
-_STATUS_MAP: dict[str, Status] = {
-    "passed": "correct", "failed": "incorrect", "syntax_error": "incorrect", "runtime_error": "incorrect",
-    "memory": "incorrect", "crashed": "incorrect", "timeout": "timeout", "no_tests": "gold_unparseable",
-}
 
 
 @dataclass(frozen=True)
@@ -204,7 +200,7 @@ def _to_score(response: str, code: str | None, source: str, result: ExecutionRes
                      f"no code found (looked for: {', '.join(cfg.sources)})")
     if result is None:
         return Score(reward, False, "error", code, parts, f"sandbox error: {error}")
-    status = _STATUS_MAP[result.status]
+    status = PROGRAM_STATUS[result.status]
     why = f"sandbox {result.status}: {result.tests_passed}/{result.tests_total} tests passed (code from {source})"
     if result.detail:
         why += f"; {result.detail}"

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal, get_args
 
 Status = Literal["correct", "incorrect", "no_answer", "gold_unparseable", "timeout", "error"]
 STATUSES: tuple[str, ...] = get_args(Status)
+# A code task's verdict from the sandbox's ``ExecutionResult.status`` (MBPP, HumanEval, code_stdio alike).
+PROGRAM_STATUS: Mapping[str, Status] = MappingProxyType({
+    "passed": "correct", "failed": "incorrect", "syntax_error": "incorrect", "runtime_error": "incorrect",
+    "memory": "incorrect", "crashed": "incorrect", "timeout": "timeout", "no_tests": "gold_unparseable",
+})
 
 
 @dataclass(frozen=True)
