@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
-for f in ("attacks_stdio.py", "attacks_expected.py", "attacks_flood.py", "attacks_checker.py"):
+for f in ("attacks_stdio.py", "attacks_expected.py", "attacks_flood.py", "attacks_checker.py", "attacks_resource.py"):
     out = subprocess.run([sys.executable, str(HERE / f)], capture_output=True, text=True, timeout=600)
     sys.stdout.write(out.stdout)
     if out.returncode:
