@@ -26,10 +26,8 @@ Rewards: ``accuracy`` (default) is 1 iff every test passed; ``partial`` is the f
 from __future__ import annotations
 
 import ast
-import atexit
 import json
 import math
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -58,23 +56,17 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType({
 })
 PARTS = ("all_passed", "correctness", "syntax")
 MAX_TESTS = 1_000
-# What a program may print on one test: the default pool's cap (8 KiB, for function tasks' diagnostics) is far
-# below what contest problems print, so this task runs on a pool of its own with this cap.
+# What a program may print on one test: a pool's ``max_stdio_output_bytes`` (its default; contest problems print
+# megabytes, unlike a function task's diagnostics, which ``max_output_bytes`` caps at 8 KiB).
 OUTPUT_CAP_BYTES = 8 << 20
-_pool: CodePool | None = None
-_pool_lock = threading.Lock()
 
 
 def default_pool() -> CodePool:
-    """The lazily started process-wide pool this task uses when the caller passes none (output cap 8 MiB)."""
-    global _pool
-    from verifiers.sandbox import CodePool
+    """The process-wide pool this task uses when the caller passes none: `verifiers.sandbox.default_pool`,
+    shared with the function tasks (stdin/stdout runs may print `OUTPUT_CAP_BYTES` a test there)."""
+    from verifiers.sandbox import default_pool as sandbox_pool
 
-    with _pool_lock:
-        if _pool is None:
-            _pool = CodePool(max_output_bytes=OUTPUT_CAP_BYTES).start()
-            atexit.register(_pool.close)
-        return _pool
+    return sandbox_pool()
 
 
 @dataclass(frozen=True)
@@ -207,7 +199,7 @@ def score(response: str, reference_: StdioTests | Mapping[str, Any] | Sequence[A
         response: the model output.
         reference_: the problem's tests (see `reference` for the shapes accepted).
         config: settings, or a mapping of its fields (default `Config()`).
-        pool: a `verifiers.sandbox.CodePool` (its ``max_output_bytes`` caps what a program may print); default:
+        pool: a `verifiers.sandbox.CodePool` (its ``max_stdio_output_bytes`` caps what a program may print); default:
             this task's lazily started pool (`default_pool`, 8 MiB of output).
 
     Raises:

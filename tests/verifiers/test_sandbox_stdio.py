@@ -21,7 +21,7 @@ CAP = 1 << 16
 @pytest.fixture(scope="module")
 def pool(unavailable: Unavailable):
     try:
-        p = CodePool(workers=2, timeout_s=3.0, max_output_bytes=CAP).start()
+        p = CodePool(workers=2, timeout_s=3.0, max_stdio_output_bytes=CAP).start()
     except SandboxError as exc:
         unavailable("bwrap", f"bubblewrap sandbox unavailable: {exc}")
     yield p
@@ -191,6 +191,22 @@ def test_output_flood_is_stopped(pool: CodePool) -> None:
     r = pool.run_stdio("import os\nwhile True:\n    os.write(1, b'y' * 4096)", [T("", "y")])
     assert r.per_test[0].detail.startswith("output limit exceeded")
     assert len(r.stdout) <= CAP
+
+
+def test_a_correct_long_answer_passes_the_function_tasks_diagnostic_cap(pool: CodePool) -> None:
+    """What a stdin/stdout program prints is its answer: ``max_output_bytes`` (a function task's diagnostics, 8 KiB
+    by default) does not cut it; ``max_stdio_output_bytes`` does (redteam27 finding 1)."""
+    big = " ".join(["1"] * 20_000)  # 40 kB, over the default 8 KiB diagnostic cap, under CAP
+    code = "import sys\nn = int(input())\nsys.stdout.write(' '.join(['1'] * n))\n"
+    assert pool.max_output_bytes == 8192 and pool.run_stdio(code, [T("20000\n", big)]).passed
+    r = pool.run_stdio(code, [T(f"{CAP}\n", "1")])
+    assert r.per_test[0].detail.startswith("output limit exceeded") and f"more than {CAP} bytes" in r.per_test[0].detail
+
+
+@pytest.mark.parametrize("bad", [0, 16 << 20, -1])
+def test_a_bad_stdio_output_cap_is_a_config_error(bad: int) -> None:
+    with pytest.raises(ConfigError, match="max_stdio_output_bytes must be between 1 and"):
+        CodePool(workers=1, max_stdio_output_bytes=bad)
 
 
 def test_cpu_limit_wall_backstop_and_memory(pool: CodePool) -> None:

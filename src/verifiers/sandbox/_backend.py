@@ -59,6 +59,7 @@ class PoolOptions:
     seccomp: bool
     cgroup: str | None
     ray_address: str | None = None
+    max_stdio_output_bytes: int = 8 << 20
 
 
 class Backend(Protocol):

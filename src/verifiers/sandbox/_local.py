@@ -148,6 +148,7 @@ class LocalPool:
         self.isolation = options.isolation
         self.max_procs = options.max_procs
         self.max_output_bytes = options.max_output_bytes
+        self.max_stdio_output_bytes = options.max_stdio_output_bytes
         self.recycle_after = options.recycle_after
         self.pipeline = options.pipeline
         self.seccomp = options.seccomp
@@ -387,7 +388,7 @@ class LocalPool:
         timeout = float(timeout_s) if timeout_s is not None else self.timeout_s
         total = float(total_timeout_s) if total_timeout_s is not None else None
         problem = StdioProblem(self, code, checked, m, timeout, total, stop_on_failure, self.timeout_s,
-                               self.max_output_bytes)
+                               self.max_stdio_output_bytes)
         if len(code) > MAX_CODE_CHARS:
             problem.tests = []
             fut: Future[ExecutionResult] = Future()
@@ -408,7 +409,7 @@ class LocalPool:
         """One run of a stdin/stdout program with ``stdin`` on fd 0 (`_stdio.run_result` is its record)."""
         fut: Future[ExecutionResult] = Future()
         job = Job(code, "", [], timeout, fut, stdin=stdin,
-                  frame=stdio_request(code, min(self.max_output_bytes + 1, FILE_BYTES)))
+                  frame=stdio_request(code, min(self.max_stdio_output_bytes + 1, FILE_BYTES)))
         self._enqueue([job])
         return fut
     # ------------------------------------------------------------ end of stdin/stdout programs
@@ -778,11 +779,11 @@ class LocalPool:
                              cpu=cpu_s,
                              setup=True, frames=bytes(io.rx), overflow=io.overflow, stdout=stdout, stderr=stderr,
                              oom=code == -9 and not msg["timed_out"] and sb.record_oom())
-        out = io.stdout_bytes(self.max_output_bytes + 1) if job.stdin is not None else None  # a stdin/stdout run
+        out = io.stdout_bytes(self.max_stdio_output_bytes + 1) if job.stdin is not None else None  # stdin/stdout
         job.close_io()
         try:
             res, violation = (build_result(job.plans, report, job.timeout) if out is None
-                              else run_result(report, out[0], out[1], self.max_output_bytes, job.timeout))
+                              else run_result(report, out[0], out[1], self.max_stdio_output_bytes, job.timeout))
         except Exception as exc:  # noqa: BLE001  (a judging bug must not kill the dispatcher)
             res, violation = failed_result(job.plans, "crashed", f"internal judging error: {exc!r}"), None
         if violation is not None:

@@ -11,7 +11,7 @@ from typing import Any, Self
 from verifiers.errors import ConfigError
 from verifiers.sandbox._backend import Backend, Isolation, Job, PoolOptions
 from verifiers.sandbox._expected import expected_output_tests
-from verifiers.sandbox._local import LocalPool
+from verifiers.sandbox._local import FILE_BYTES, LocalPool
 from verifiers.sandbox._ray import RayBackend
 from verifiers.sandbox._result import ExecutionResult
 
@@ -32,7 +32,9 @@ class CodePool(LocalPool):
             ``"process"`` (UNSAFE: programs run as plain child processes of this user, trusted code only).
         backend: ``"local"`` or a name in `BACKENDS` (``"ray"``: sandboxes hosted by Ray actors).
         max_procs: processes and threads a program may have, itself included (RLIMIT_NPROC).
-        max_output_bytes: stdout/stderr kept per program.
+        max_output_bytes: stdout/stderr kept per program of a function task (its diagnostics).
+        max_stdio_output_bytes: what a stdin/stdout program may print on one test (its answer; default 8 MiB,
+            at most 16 MiB); more is ``output limit exceeded``.
         recycle_after: programs per sandbox before it is replaced.
         pipeline: programs queued on a sandbox at once.
         seccomp: load the syscall filters of `verifiers.sandbox._seccomp` (libseccomp). ``False`` runs
@@ -50,7 +52,8 @@ class CodePool(LocalPool):
     def __init__(self, workers: int | None = None, memory_mb: int = 512, timeout_s: float = 5.0, *,
                  isolation: Isolation = "bwrap", backend: str = "local", max_procs: int = 32,
                  max_output_bytes: int = 8192, recycle_after: int = 2000, pipeline: int = 8,
-                 seccomp: bool = True, cgroup: str | None = "auto", ray_address: str | None = None) -> None:
+                 seccomp: bool = True, cgroup: str | None = "auto", ray_address: str | None = None,
+                 max_stdio_output_bytes: int = 8 << 20) -> None:
         if backend != "local" and backend not in BACKENDS:
             raise ConfigError(f"backend must be one of {', '.join(['local', *BACKENDS])}, got {backend!r}")
         if isolation not in ("bwrap", "process"):
@@ -61,12 +64,15 @@ class CodePool(LocalPool):
             raise ConfigError("timeout_s must be > 0, memory_mb >= 32, max_procs >= 2, pipeline >= 1, "
                               f"recycle_after >= 1 (got {timeout_s}, {memory_mb}, {max_procs}, {pipeline}, "
                               f"{recycle_after})")
+        if not 1 <= max_stdio_output_bytes < FILE_BYTES or max_output_bytes < 0:
+            raise ConfigError(f"max_stdio_output_bytes must be between 1 and {FILE_BYTES - 1} (the sandbox's file "
+                              f"limit) and max_output_bytes >= 0, got {max_stdio_output_bytes}, {max_output_bytes}")
         if seccomp not in (True, False):
             raise ConfigError(f"seccomp must be True or False, got {seccomp!r}")
         self.backend, self.ray_address = backend, ray_address
         super().__init__(PoolOptions(workers or os.cpu_count() or 1, memory_mb, float(timeout_s), isolation,
                                      max_procs, max_output_bytes, recycle_after, pipeline, seccomp, cgroup,
-                                     ray_address))
+                                     ray_address, max_stdio_output_bytes))
         self._remote: Backend | None = None
 
     def start(self) -> Self:

@@ -2,7 +2,7 @@
 
 Each test is its own job: the warm zygote forks a child that runs the program as ``__main__`` with the
 test's input on fd 0 (a memfd the parent filled) and its stdout in a memfd the parent reads, cut at the
-pool's ``max_output_bytes`` (RLIMIT_FSIZE stops a program that writes more). The expected output never
+pool's ``max_stdio_output_bytes`` (RLIMIT_FSIZE stops a program that writes more). The expected output never
 leaves this process for the program's run: `compare_output` judges here; a dataset checker runs sandboxed
 as a run of its own (`CHECKER_HARNESS`: the checker's source, with input, expected and the program's output
 on its stdin), only its one-byte verdict read.
