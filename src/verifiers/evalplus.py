@@ -1,0 +1,518 @@
+"""EvalPlus's HumanEval+ and MBPP+ as expected-output problems for the sandbox judge.
+
+A row (``HumanEvalPlus.jsonl.gz`` of github.com/evalplus/humanevalplus_release, ``MbppPlus.jsonl.gz`` of
+github.com/evalplus/mbppplus_release, Apache-2.0) gives ``task_id``, ``prompt``, ``entry_point``,
+``canonical_solution``, ``base_input`` and ``plus_input`` (argument lists) and ``atol``. EvalPlus computes the
+expected outputs by running ``prompt + canonical_solution`` on every input (``evaluate.py``,
+``get_groundtruth``); so does `expected_outputs` here, but **in the sandbox** (the reference is dataset code,
+untrusted to this process like any program): one stdin/stdout run (`REFERENCE_DRIVER`) calls the reference
+on the inputs and prints each result as tagged JSON, which this process parses under a size and node
+budget; a run cut short (output cap, CPU limit) is resumed at the first missing input. Outputs are cached
+per (reference, entry point, inputs) in this process. A row may also carry the outputs itself
+(``base_output``/``plus_output``, same length as the inputs): they are used as given.
+
+A response is then judged by `verifiers.sandbox.expected_output_tests` (the program computes only
+``entry_point(*inputs)``; outputs and tolerance stay in this process): exact, or EvalPlus's float rule with
+the row's ``atol``. MBPP+ specifics reproduced: its inputs' tuples/sets/complex numbers, stored as JSON
+lists and strings, are rebuilt per task (`mbpp_plus_inputs`, after EvalPlus's ``mbpp_deserialize_inputs``);
+its set-valued tasks compare ``set(out) == set(exp)`` and its "not None" tasks compare whether a value was
+returned (`MBPP_SET_OUTPUT`, `MBPP_NOT_NONE`). EvalPlus's bespoke oracles (HumanEval ``find_zero``; MBPP
+``are_equivalent``, ``sum_div``, ``surface_Area``, ``digit_distance_nums``) are not: those problems are
+compared with the reference's outputs and flagged in `EvalPlusProblem.special_oracle`.
+
+Example:
+    >>> p = evalplus_row({"task_id": "T/0", "entry_point": "add", "prompt": "def add(a, b):\\n",
+    ...                   "canonical_solution": "    return a + b\\n", "base_input": [[1, 2]],
+    ...                   "plus_input": [[3, 4]], "atol": 0})
+    >>> (p.entry_point, p.inputs(plus=False), p.inputs())
+    ('add', ((1, 2),), ((1, 2), (3, 4)))
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from verifiers.errors import ConfigError, DataError
+from verifiers.humaneval import program
+from verifiers.mbpp import extract_code
+from verifiers.sandbox._expected import expected_output_tests, literal
+from verifiers.sandbox._protocol import (
+    ProtocolError,
+    ValueRejected,
+    decode_value,
+    encode_value,
+    loads_untrusted,
+)
+from verifiers.sandbox._result import ExecutionResult, TestOutcome
+
+if TYPE_CHECKING:
+    from verifiers.sandbox import CodePool
+
+__all__ = ["MBPP_NOT_NONE", "MBPP_SET_OUTPUT", "SPECIAL_ORACLES", "EvalPlusProblem", "evalplus_row",
+           "expected_outputs", "load_evalplus", "mbpp_plus_inputs", "program_tests", "reference_outputs",
+           "response_program", "run_program", "run_response"]
+
+Compare = Literal["exact", "set", "not_none"]
+
+# MBPP+ entry points EvalPlus compares specially (``evalplus/eval/_special_oracle.py``).
+MBPP_SET_OUTPUT = frozenset({"similar_elements", "find_char_long", "common_in_nested_lists", "extract_singly",
+                             "larg_nnum", "intersection_array", "find_dissimilar", "Diff"})
+MBPP_NOT_NONE = frozenset({"check_str", "text_match_three", "text_starta_endb"})
+# Entry points whose EvalPlus oracle is bespoke code (not reproduced; compared with the reference's outputs).
+SPECIAL_ORACLES = {"humaneval": frozenset({"find_zero"}),
+                   "mbpp": frozenset({"are_equivalent", "sum_div", "surface_Area", "digit_distance_nums"})}
+MAX_TEST_CHUNK = 250  # tests per sandboxed program: a problem with more runs as several programs (see run_program)
+CACHE_PROBLEMS = 2048  # problems whose reference outputs this process keeps
+MAX_ROW_INPUTS = 100_000
+
+# What runs in the sandbox to compute a reference's outputs: the reference, then this (``{entry}`` and
+# ``{cap}`` filled in). It reads the argument lists (tagged JSON, see `verifiers.sandbox._protocol`) on
+# stdin, calls the entry point on each, and prints one line per input: ``["v", value]`` (tagged),
+# ``["e", "Type: message"]`` (raised) or ``["x", "type"]`` (not plain data); it stops before its output
+# would pass ``cap`` bytes (the caller resumes from the first missing input). The reference's own prints
+# are discarded. ``not_none``: each result is reported as whether it is not None (a bool as itself), as
+# EvalPlus records MBPP+'s "not None" tasks.
+REFERENCE_DRIVER = '''
+
+def __evalplus_reference_driver(entry, cap, not_none):
+    import json, sys
+    tags = {{"t": tuple, "s": set, "z": frozenset}}
+
+    def dec(t):
+        if type(t) is list:
+            return [dec(x) for x in t]
+        if type(t) is not dict:
+            return t
+        ((tag, body),) = t.items()
+        if tag == "d":
+            return {{dec(k): dec(v) for k, v in body}}
+        if tag == "b":
+            return bytes.fromhex(body)
+        if tag == "c":
+            return complex(body[0], body[1])
+        return tags[tag](dec(x) for x in body)
+
+    def enc(v, depth=0):
+        if depth > 100:
+            raise TypeError("nested deeper than 100 levels")
+        tv = type(v)
+        if v is None or tv in (bool, int, float, str):
+            return v
+        if tv is list:
+            return [enc(x, depth + 1) for x in v]
+        if tv in (tuple, set, frozenset):
+            return {{"t" if tv is tuple else "s" if tv is set else "z": [enc(x, depth + 1) for x in v]}}
+        if tv is dict:
+            return {{"d": [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in v.items()]}}
+        if tv is bytes:
+            return {{"b": v.hex()}}
+        if tv is complex:
+            return {{"c": [v.real, v.imag]}}
+        raise TypeError("returned a " + tv.__name__ + ", not plain data")
+
+    class Sink:
+        def write(self, s):
+            return len(s)
+
+        def flush(self):
+            pass
+
+    fn = globals()[entry]
+    out, written = sys.stdout, 0
+    for args in json.loads(sys.stdin.buffer.read()):
+        sys.stdout = Sink()
+        try:
+            r = fn(*dec(args))
+            line = json.dumps(["v", enc(r if not not_none or type(r) is bool else r is not None)])
+        except TypeError as e:
+            line = json.dumps(["x", str(e)[:200]])
+        except BaseException as e:
+            line = json.dumps(["e", (type(e).__name__ + ": " + str(e))[:300]])
+        finally:
+            sys.stdout = out
+        if written + len(line) + 1 > cap:
+            break
+        out.write(line + "\\n")
+        out.flush()
+        written += len(line) + 1
+
+
+__evalplus_reference_driver({entry!r}, {cap}, {not_none!r})
+'''
+
+Args = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class EvalPlusProblem:
+    """One EvalPlus problem: the function to write, its base and plus inputs, and how outputs compare.
+
+    Attributes:
+        task_id: ``HumanEval/0``, ``Mbpp/2``.
+        entry_point: the function a response must define.
+        prompt: what the model is shown (HumanEval+: a signature and docstring a response may complete).
+        reference: code defining ``entry_point`` that computes the expected outputs (``prompt +
+            canonical_solution``).
+        base_inputs, plus_inputs: argument lists (the original tests' inputs; EvalPlus's added ones).
+        atol: EvalPlus's absolute tolerance (0: exact, floats get 1e-6; see `expected_output_tests`).
+        compare: ``exact`` (EvalPlus's default rule), ``set`` (``set(out) == set(exp)``) or ``not_none``
+            (MBPP+: whether a value other than None was returned; a bool is compared as itself).
+        base_outputs, plus_outputs: expected outputs given in the row, or None (computed from ``reference``).
+        special_oracle: the name of EvalPlus's bespoke oracle for this problem, not reproduced here ("" if none).
+    """
+
+    task_id: str
+    entry_point: str
+    prompt: str
+    reference: str
+    base_inputs: tuple[Args, ...]
+    plus_inputs: tuple[Args, ...] = ()
+    atol: float = 0.0
+    compare: Compare = "exact"
+    base_outputs: tuple[Any, ...] | None = None
+    plus_outputs: tuple[Any, ...] | None = None
+    special_oracle: str = ""
+
+    def inputs(self, plus: bool = True) -> tuple[Args, ...]:
+        """The base inputs, then (``plus``) the plus inputs."""
+        return self.base_inputs + self.plus_inputs if plus else self.base_inputs
+
+
+# ------------------------------------------------------------------------------------------- reading rows
+def _args_list(raw: Any, field: str, where: str) -> tuple[Args, ...]:
+    if raw == {}:  # MbppPlus v0.2.0 Mbpp/793: plus_input is {} (no plus inputs)
+        return ()
+    if not isinstance(raw, list):
+        raise DataError(f"{where}: '{field}' must be a list of argument lists, got {type(raw).__name__}")
+    if len(raw) > MAX_ROW_INPUTS:
+        raise DataError(f"{where}: '{field}' has {len(raw)} inputs (at most {MAX_ROW_INPUTS})")
+    for i, args in enumerate(raw):
+        if not isinstance(args, (list, tuple)):
+            raise DataError(f"{where}: {field}[{i}] must be a list of arguments, got {type(args).__name__}")
+    return tuple(tuple(a) for a in raw)
+
+
+def _tuples(v: Any) -> Any:
+    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
+
+
+def _each_tuple(items: Any) -> Any:
+    return [tuple(x) for x in items]
+
+
+# How MBPP+ rebuilds the arguments JSON cannot carry, per task number (after EvalPlus's
+# ``evalplus/data/mbpp.py``, ``mbpp_deserialize_inputs``; MbppPlus v0.2.0): each rule maps one argument list.
+_MBPP_ARG_RULES: list[tuple[frozenset[int], Callable[[list[Any]], list[Any]]]] = [
+    (frozenset({2, 116, 132, 143, 222, 261, 273, 394, 399, 421, 424, 429, 470, 560, 579, 596, 616, 630, 726,
+                740, 744, 809}), lambda a: _each_tuple(a)),  # every argument a tuple
+    (frozenset({63, 64, 70, 94, 120, 237, 272, 299, 400, 409, 417, 438, 473, 614, 780}),
+     lambda a: [_each_tuple(x) for x in a]),  # every argument a list of tuples
+    (frozenset({75, 413, 444, 753}), lambda a: [_each_tuple(a[0]), *a[1:2]]),  # a list of tuples, then one value
+    (frozenset({106, 750}), lambda a: [a[0], tuple(a[1])]),
+    # a list of sets (an empty member is {}: EvalPlus's own quirk, kept so the expected outputs are its own)
+    (frozenset({115}), lambda a: [[set(x) if isinstance(x, list) and x else {} for x in a[0]]]),
+    (frozenset({124}), lambda a: [float(a[0]), complex(a[1])]),
+    (frozenset({250, 405, 446, 617, 720, 763, 808}), lambda a: [tuple(a[0]), *a[1:2]]),
+    (frozenset({259, 401, 445}), lambda a: [tuple(tuple(y) for y in x) for x in a]),  # tuples of tuples
+    (frozenset({278}), lambda a: [tuple(tuple(x) if isinstance(x, list) else x for x in a[0])]),
+    (frozenset({307}), lambda a: [tuple(a[0]), a[1], a[2]]),
+    (frozenset({722}), lambda a: [{k: tuple(v) for k, v in a[0].items()}, *a[1:]]),
+    (frozenset({252}), lambda a: [complex(a[0])]),
+    (frozenset({580, 615, 791}), lambda a: [_tuples(x) for x in a]),  # every list, at any depth, a tuple
+]
+
+
+def mbpp_plus_inputs(task_id: str, inputs: Sequence[Sequence[Any]]) -> tuple[Args, ...]:
+    """MBPP+ argument lists with the types JSON lost rebuilt (tuples, sets, complex numbers), by task number.
+
+    Raises:
+        DataError: an argument list does not have the shape its task's rule expects.
+    """
+    m = re.fullmatch(r"Mbpp/(\d+)", task_id)
+    rule = next((f for ids, f in _MBPP_ARG_RULES if m and int(m.group(1)) in ids), None)
+    if rule is None:
+        return tuple(tuple(a) for a in inputs)
+    try:
+        return tuple(tuple(rule(list(a))) for a in inputs)
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as e:
+        raise DataError(f"{task_id}: an input does not have the shape MBPP+ stores for this task ({e})") from None
+
+
+def _atol(value: Any, where: str) -> float:
+    if isinstance(value, bool):
+        raise DataError(f"{where}: 'atol' must be a number, got {value!r}")
+    try:
+        atol = float(value)
+    except (TypeError, ValueError):
+        raise DataError(f"{where}: 'atol' must be a number, got {str(value)[:40]!r}") from None
+    if not (math.isfinite(atol) and atol >= 0):
+        raise DataError(f"{where}: 'atol' must be a finite number >= 0, got {value!r}")
+    return atol
+
+
+def _outputs(row: Mapping[str, Any], field: str, n: int, where: str) -> tuple[Any, ...] | None:
+    if field not in row:
+        return None
+    out = row[field]
+    if not isinstance(out, list) or len(out) != n:
+        raise DataError(f"{where}: '{field}' must be a list of {n} outputs (one per input)")
+    return tuple(out)
+
+
+def evalplus_row(row: Mapping[str, Any], where: str = "row") -> EvalPlusProblem:
+    """One EvalPlus row (HumanEval+ or MBPP+, told apart by its ``task_id``) as an `EvalPlusProblem`.
+
+    Raises:
+        DataError: one line naming ``where`` and what is wrong (a missing or mistyped field, inputs that are
+            not argument lists, a bad ``atol``, outputs of the wrong length).
+    """
+    if not isinstance(row, Mapping):
+        raise DataError(f"{where}: a row must be a JSON object, got {type(row).__name__}")
+    missing = [k for k in ("task_id", "entry_point", "prompt", "canonical_solution") if not isinstance(row.get(k), str)]
+    if missing or "base_input" not in row:
+        raise DataError(f"{where}: not an EvalPlus row: no string field(s) {missing or ['base_input']}"
+                        f" (fields: {sorted(map(str, row))[:12]})")
+    task_id, entry = str(row["task_id"]), str(row["entry_point"])
+    where = f"{where} ({task_id})"
+    if not entry.isidentifier():
+        raise DataError(f"{where}: 'entry_point' {entry[:40]!r} is not a Python identifier")
+    base = _args_list(row["base_input"], "base_input", where)
+    plus = _args_list(row.get("plus_input", []), "plus_input", where)
+    if not base and not plus:
+        raise DataError(f"{where}: no inputs ('base_input' and 'plus_input' are empty)")
+    mbpp = task_id.startswith("Mbpp/")
+    if mbpp:
+        base, plus = mbpp_plus_inputs(task_id, base), mbpp_plus_inputs(task_id, plus)
+    compare: Compare = ("set" if entry in MBPP_SET_OUTPUT else "not_none" if entry in MBPP_NOT_NONE
+                        else "exact") if mbpp else "exact"
+    special = entry if entry in SPECIAL_ORACLES["mbpp" if mbpp else "humaneval"] else ""
+    return EvalPlusProblem(task_id, entry, str(row["prompt"]), str(row["prompt"]) + str(row["canonical_solution"]),
+                           base, plus, _atol(row.get("atol", 0), where), compare,
+                           _outputs(row, "base_output", len(base), where),
+                           _outputs(row, "plus_output", len(plus), where), special)
+
+
+def _lines(path: Path) -> Iterator[str]:
+    opener: Any = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        yield from f
+
+
+def load_evalplus(path: str | Path) -> list[EvalPlusProblem]:
+    """Every row of an EvalPlus JSON-lines file (``.jsonl``, or ``.jsonl.gz``) as `EvalPlusProblem` s.
+
+    Raises:
+        DataError: one line: the file is missing or unreadable, a line is not JSON, a row is malformed.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise DataError(f"{p}: no such file (HumanEval+/MBPP+ data: see evals/sandbox/EVALPLUS_SOURCE.md)")
+    out: list[EvalPlusProblem] = []
+    try:
+        for i, line in enumerate(_lines(p)):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise DataError(f"{p.name} line {i + 1}: not JSON ({e.msg})") from None
+            out.append(evalplus_row(row, f"{p.name} line {i + 1}"))
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise DataError(f"{p}: cannot read ({type(e).__name__}: {e})") from None
+    if not out:
+        raise DataError(f"{p}: no rows")
+    return out
+
+
+# -------------------------------------------------------------------------------- reference outputs
+class _Cache:
+    """Reference outputs by (reference, entry point, inputs), least recently used dropped."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.lock, self.data = size, threading.Lock(), OrderedDict[bytes, tuple[Any, ...]]()
+
+    @staticmethod
+    def key(reference: str, entry_point: str, wire: list[Any]) -> bytes:
+        return hashlib.sha256(json.dumps([reference, entry_point, wire]).encode()).digest()
+
+    def get(self, key: bytes) -> tuple[Any, ...] | None:
+        with self.lock:
+            if key in self.data:
+                self.data.move_to_end(key)
+                return self.data[key]
+            return None
+
+    def put(self, key: bytes, value: tuple[Any, ...]) -> None:
+        with self.lock:
+            self.data[key] = value
+            while len(self.data) > self.size:
+                self.data.popitem(last=False)
+
+
+_CACHE = _Cache(CACHE_PROBLEMS)
+
+
+def reference_outputs(pool: CodePool, reference: str, entry_point: str, inputs: Sequence[Sequence[Any]], *,
+                      timeout_s: float | None = None, not_none: bool = False) -> tuple[Any, ...]:
+    """What ``reference`` (code defining ``entry_point``) returns for each argument list, computed in the
+    sandbox of ``pool`` (as a stdin/stdout program, `REFERENCE_DRIVER`) and cached in this process.
+
+    Each run computes as many outputs as fit in the pool's ``max_output_bytes`` and its CPU limit
+    (``timeout_s``, default the pool's); the next run resumes at the first missing input. ``not_none``:
+    each output is whether the reference returned something other than None (a bool: itself).
+
+    Raises:
+        ConfigError: ``entry_point`` is not an identifier, or an input is not plain data.
+        DataError: the reference does not compile, raises, returns a value that is not plain data, or alone
+            exceeds the CPU or output limit on an input (the message names the input).
+    """
+    if not entry_point.isidentifier():
+        raise ConfigError(f"entry_point must be a Python identifier, got {entry_point[:40]!r}")
+    try:
+        wire = [encode_value(list(a)) for a in inputs]
+    except ValueRejected as e:
+        raise ConfigError(f"reference inputs must be plain data: {e}") from None
+    key = _Cache.key(reference + f"\n#not_none={not_none}", entry_point, wire)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    cap = int(pool.max_output_bytes)
+    code = reference + REFERENCE_DRIVER.format(entry=entry_point, cap=cap, not_none=bool(not_none))
+    timeout = float(timeout_s) if timeout_s is not None else float(pool.timeout_s)
+    outputs: list[Any] = []
+    while len(outputs) < len(wire):
+        start = len(outputs)
+        rec = pool.submit_run(code, json.dumps(wire[start:]).encode(), timeout).result()
+        got = _parse_reference_lines(rec.stdout, entry_point, start, cap)
+        outputs += got
+        if not got:
+            why = (f"{rec.status}: {rec.detail}" if not rec.passed else
+                   f"its output alone exceeds the pool's max_output_bytes={cap}")
+            raise DataError(f"the reference {entry_point} gave no output for input {start} "
+                            f"({why[:200]})")
+    result = tuple(outputs)
+    _CACHE.put(key, result)
+    return result
+
+
+def _parse_reference_lines(stdout: str, entry_point: str, start: int, cap: int) -> list[Any]:
+    """The outputs in a driver run's stdout (complete lines only); `DataError` for a raising input."""
+    out: list[Any] = []
+    budget = [max(cap, 1000)]
+    for line in stdout.split("\n")[:-1]:  # the last piece is empty or a cut line
+        i = start + len(out)
+        try:
+            frame = loads_untrusted(line.encode("utf-8", "surrogateescape"))
+            if type(frame) is not list or len(frame) != 2 or frame[0] not in ("v", "e", "x"):
+                raise ProtocolError("not a driver line")
+            if frame[0] != "v":
+                what = "raised" if frame[0] == "e" else "failed"
+                raise DataError(f"the reference {entry_point} {what} on input {i}: {str(frame[1])[:200]}")
+            out.append(decode_value(frame[1], budget))
+        except (ProtocolError, ValueRejected) as e:
+            raise DataError(f"the reference {entry_point}'s output for input {i} is unreadable ({e})") from None
+    return out
+
+
+def expected_outputs(problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
+                     timeout_s: float | None = None) -> tuple[Any, ...]:
+    """The problem's expected outputs for `EvalPlusProblem.inputs` (``plus``): the row's, or its reference's
+    (`reference_outputs`, cached)."""
+    parts: list[tuple[Any, ...]] = []
+    for given, inputs in ((problem.base_outputs, problem.base_inputs),
+                          (problem.plus_outputs, problem.plus_inputs if plus else ())):
+        if given is not None or not inputs:
+            parts.append(given[:len(inputs)] if given is not None else ())
+        else:
+            parts.append(reference_outputs(pool, problem.reference, problem.entry_point, inputs,
+                                           timeout_s=timeout_s, not_none=problem.compare == "not_none"))
+    return parts[0] + parts[1]
+
+
+# ------------------------------------------------------------------------------------- judging programs
+def program_tests(problem: EvalPlusProblem, outputs: Sequence[Any], *, plus: bool = True) -> list[str]:
+    """The assert tests for ``problem`` given its expected ``outputs``: `expected_output_tests` (exact or
+    EvalPlus's float rule), or the MBPP+ set / not-None comparisons. Raises `ConfigError` (e.g. a test
+    longer than the judge allows)."""
+    inputs = problem.inputs(plus)
+    if problem.compare == "exact":
+        return expected_output_tests(problem.entry_point, inputs, outputs, problem.atol)
+    tests = []
+    for i, (args, exp) in enumerate(zip(inputs, outputs, strict=True)):
+        call = f"{problem.entry_point}({', '.join(literal(a, f'inputs[{i}]') for a in args)})"
+        if problem.compare == "set":
+            try:
+                tests.append(f"assert set({call}) == {literal(set(exp), f'outputs[{i}]')}")
+            except TypeError:  # unhashable members: no set to compare with (EvalPlus's set() would raise too)
+                tests.append(f"assert {call} == {literal(exp, f'outputs[{i}]')}")
+        else:  # not_none: True/False for itself, any other value as "not None" (repr: a match object too)
+            tests.append(f"assert (repr({call}) not in ('None', 'False')) == {bool(exp)!r}")
+    return tests
+
+
+def response_program(response: str, problem: EvalPlusProblem) -> str | None:
+    """The program to run for a model ``response``: its code (a tagged or fenced block, or plain code), or a
+    bare continuation of the prompt; when the prompt defines the entry point (HumanEval+), a completion of it
+    or a restated function, as for HumanEval (`verifiers.humaneval.program`). None when no code is found."""
+    code, _ = extract_code(response)
+    defines = re.search(rf"^\s*def\s+{re.escape(problem.entry_point)}\s*\(", problem.prompt, re.MULTILINE)
+    if code is None:
+        first = next((ln for ln in response.splitlines() if ln.strip()), "")
+        if not (defines and first[:1].isspace()):
+            return None
+        code = response.strip("\n")
+    return program(code, problem.prompt, problem.entry_point) if defines else code
+
+
+def _merge(parts: list[ExecutionResult]) -> ExecutionResult:
+    """One result for a problem run as several programs: passed when all passed; the first failure's
+    status and detail; tests, output and time summed in order."""
+    bad = next((r for r in parts if not r.passed), None)
+    per: tuple[TestOutcome, ...] = tuple(t for r in parts for t in r.per_test)
+    return ExecutionResult(bad is None, bad.status if bad else "passed", sum(r.tests_passed for r in parts),
+                           sum(r.tests_total for r in parts), per, "".join(r.stdout for r in parts)[:8192],
+                           "".join(r.stderr for r in parts)[:8192], sum(r.duration_s for r in parts),
+                           bad.detail if bad else "", sum(r.cpu_s for r in parts))
+
+
+def run_program(code: str, problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
+                timeout_s: float | None = None, chunk: int = MAX_TEST_CHUNK) -> ExecutionResult:
+    """Judge ``code`` on the problem's base (and ``plus``) inputs in ``pool``'s sandboxes.
+
+    A problem with more than ``chunk`` tests runs as several programs of at most ``chunk`` tests each
+    (each with its own CPU limit ``timeout_s`` and value budget), merged into one result.
+
+    Raises:
+        DataError: the expected outputs cannot be computed (see `reference_outputs`) or made into tests.
+    """
+    outputs = expected_outputs(problem, pool, plus=plus)
+    try:
+        tests = program_tests(problem, outputs, plus=plus)
+    except ConfigError as e:
+        raise DataError(f"{problem.task_id}: {e}") from None
+    futs: list[Future[ExecutionResult]] = [pool.submit(code, tests[i:i + chunk], "", timeout_s)
+                                           for i in range(0, len(tests), max(1, chunk))]
+    parts = [f.result() for f in futs]
+    return parts[0] if len(parts) == 1 else _merge(parts)
+
+
+def run_response(response: str, problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
+                 timeout_s: float | None = None) -> ExecutionResult:
+    """`response_program` of a model ``response``, judged by `run_program` (no code found: every test
+    ``not_run``, status ``syntax_error``)."""
+    code = response_program(response, problem)
+    if code is None:
+        n = len(problem.inputs(plus))
+        return ExecutionResult(False, "syntax_error", 0, n, detail="no code found in the response")
+    return run_program(code, problem, pool, plus=plus, timeout_s=timeout_s)

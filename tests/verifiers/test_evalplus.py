@@ -1,0 +1,236 @@
+"""`verifiers.evalplus`: EvalPlus rows (HumanEval+ / MBPP+ shaped, built here) read, their expected outputs
+computed by the reference in the sandbox, and responses judged on base and plus inputs."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from verifiers.errors import DataError
+from verifiers.evalplus import (
+    EvalPlusProblem,
+    evalplus_row,
+    expected_outputs,
+    load_evalplus,
+    mbpp_plus_inputs,
+    program_tests,
+    reference_outputs,
+    response_program,
+    run_program,
+    run_response,
+)
+from verifiers.sandbox import CodePool
+
+
+def he_row(**kw: Any) -> dict[str, Any]:
+    """A HumanEval+-shaped row (the fields of HumanEvalPlus.jsonl.gz v0.1.10)."""
+    row = {"task_id": "HumanEval/900", "entry_point": "add",
+           "prompt": 'def add(a: int, b: int) -> int:\n    """Add two numbers."""\n',
+           "canonical_solution": "    return a + b\n", "test": "def check(candidate):\n    pass\n",
+           "contract": "", "base_input": [[1, 2], [3, 4]], "plus_input": [[10**6, -5], [0, 0]], "atol": 0}
+    row.update(kw)
+    return row
+
+
+def mbpp_row(**kw: Any) -> dict[str, Any]:
+    """An MBPP+-shaped row (the fields of MbppPlus.jsonl.gz v0.2.0): the prompt is a docstring only."""
+    row = {"task_id": "Mbpp/9000", "entry_point": "double", "prompt": '"""\nWrite a function to double x.\n"""\n',
+           "canonical_solution": "\ndef double(x):\n  return 2 * x\n", "contract": "", "assertion": "",
+           "base_input": [[1], [2]], "plus_input": [[-7], [10**30]], "atol": 0}
+    row.update(kw)
+    return row
+
+
+# ------------------------------------------------------------------------------------------- rows
+def test_humaneval_plus_row() -> None:
+    p = evalplus_row(he_row(atol="1e-06"))
+    assert (p.task_id, p.entry_point, p.compare, p.special_oracle) == ("HumanEval/900", "add", "exact", "")
+    assert p.reference == he_row()["prompt"] + "    return a + b\n"
+    assert p.inputs(plus=False) == ((1, 2), (3, 4)) and p.inputs() == ((1, 2), (3, 4), (10**6, -5), (0, 0))
+    assert p.atol == 1e-6 and p.base_outputs is None
+    assert evalplus_row(he_row(entry_point="find_zero")).special_oracle == "find_zero"
+
+
+def test_mbpp_plus_row_rebuilds_tuples_sets_and_complex() -> None:
+    p = evalplus_row(mbpp_row(task_id="Mbpp/2", entry_point="similar_elements",
+                              base_input=[[[3, 4, 5], [5, 7, 4]]], plus_input={}))  # MbppPlus v0.2.0 Mbpp/793's {}
+    assert p.base_inputs == (((3, 4, 5), (5, 7, 4)),) and p.plus_inputs == () and p.compare == "set"
+    assert mbpp_plus_inputs("Mbpp/124", [["1.5", "(1+2j)"]]) == ((1.5, 1 + 2j),)
+    assert mbpp_plus_inputs("Mbpp/63", [[[[1, 2], [3, 4]]]]) == (([(1, 2), (3, 4)],),)
+    assert mbpp_plus_inputs("Mbpp/115", [[[[1], []]]]) == (([{1}, {}],),)
+    assert mbpp_plus_inputs("Mbpp/580", [[[1, [2, [3]]]]]) == (((1, (2, (3,))),),)
+    assert mbpp_plus_inputs("Mbpp/1", [[[1, 2]]]) == (([1, 2],),)  # no rule: as stored
+    assert evalplus_row(mbpp_row(entry_point="check_str")).compare == "not_none"
+    assert evalplus_row(mbpp_row(entry_point="sum_div")).special_oracle == "sum_div"
+    with pytest.raises(DataError, match="Mbpp/124"):
+        mbpp_plus_inputs("Mbpp/124", [["x"]])
+
+
+def test_row_outputs_are_used_as_given() -> None:
+    p = evalplus_row(he_row(base_output=[3, 7], plus_output=[999995, 0]))
+    assert (p.base_outputs, p.plus_outputs) == ((3, 7), (999995, 0))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"entry_point": None}, "not an EvalPlus row"),
+    ({"base_input": "1, 2"}, "'base_input' must be a list"),
+    ({"plus_input": [[1], 2]}, r"plus_input\[1\] must be a list of arguments"),
+    ({"atol": "tight"}, "'atol' must be a number"),
+    ({"atol": -1}, "'atol' must be a finite number >= 0"),
+    ({"atol": True}, "'atol' must be a number"),
+    ({"entry_point": "not valid"}, "not a Python identifier"),
+    ({"base_input": [], "plus_input": []}, "no inputs"),
+    ({"base_output": [3]}, "'base_output' must be a list of 2 outputs"),
+])
+def test_malformed_rows_are_one_line_data_errors(change: dict[str, Any], message: str) -> None:
+    row = {k: v for k, v in {**he_row(), **change}.items() if v is not None}
+    with pytest.raises(DataError, match=message) as e:
+        evalplus_row(row, "rows.jsonl line 3")
+    assert "\n" not in str(e.value) and "rows.jsonl line 3" in str(e.value)
+    with pytest.raises(DataError, match="must be a JSON object"):
+        evalplus_row([1, 2])  # type: ignore[arg-type]
+
+
+def test_load_jsonl_and_gz(tmp_path: Path) -> None:
+    text = json.dumps(he_row()) + "\n\n" + json.dumps(mbpp_row()) + "\n"
+    (tmp_path / "a.jsonl").write_text(text)
+    with gzip.open(tmp_path / "a.jsonl.gz", "wt") as f:
+        f.write(text)
+    for name in ("a.jsonl", "a.jsonl.gz"):
+        assert [p.task_id for p in load_evalplus(tmp_path / name)] == ["HumanEval/900", "Mbpp/9000"]
+
+
+def test_load_bad_files(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="no such file"):
+        load_evalplus(tmp_path / "missing.jsonl.gz")
+    (tmp_path / "bad.jsonl").write_text(json.dumps(he_row()) + "\n{not json\n")
+    with pytest.raises(DataError, match="bad.jsonl line 2: not JSON"):
+        load_evalplus(tmp_path / "bad.jsonl")
+    (tmp_path / "row.jsonl").write_text(json.dumps(he_row(atol="x")) + "\n")
+    with pytest.raises(DataError, match=r"row.jsonl line 1 \(HumanEval/900\): 'atol'"):
+        load_evalplus(tmp_path / "row.jsonl")
+    (tmp_path / "empty.jsonl").write_text("\n")
+    with pytest.raises(DataError, match="no rows"):
+        load_evalplus(tmp_path / "empty.jsonl")
+    gz = gzip.compress(((json.dumps(he_row()) + "\n") * 50).encode())
+    (tmp_path / "cut.jsonl.gz").write_bytes(gz[: len(gz) // 2])
+    with pytest.raises(DataError, match="cannot read"):
+        load_evalplus(tmp_path / "cut.jsonl.gz")
+
+
+# -------------------------------------------------------------------------------------- responses
+def test_response_programs() -> None:
+    he, mb = evalplus_row(he_row()), evalplus_row(mbpp_row())
+    completion = response_program("    return a + b\n", he)
+    assert completion is not None and completion.startswith("def add(a: int, b: int)")
+    restated = response_program("```python\ndef add(a, b):\n    return b + a\n```", he)
+    assert restated is not None and "return b + a" in restated and restated.startswith("def add(a: int")
+    assert response_program("```python\ndef double(x):\n    return x + x\n```", mb) == (
+        "def double(x):\n    return x + x")
+    assert response_program("I don't know.", he) is None
+    assert response_program("    return 1\n", mb) is None  # no signature in an MBPP+ prompt to complete
+
+
+def test_set_and_not_none_tests_compile_to_asserts() -> None:
+    p = evalplus_row(mbpp_row(task_id="Mbpp/2", entry_point="similar_elements", base_input=[[[1, 2], [2, 3]]],
+                              plus_input=[]))
+    assert program_tests(p, [(2,)]) == ["assert set(similar_elements((1, 2), (2, 3))) == {2}"]
+    q = evalplus_row(mbpp_row(entry_point="check_str", base_input=[["annie"]], plus_input=[]))
+    assert program_tests(q, [True]) == ["assert (repr(check_str('annie')) not in ('None', 'False')) == True"]
+
+
+# ------------------------------------------------------------------------------ in the sandbox
+def test_reference_outputs_computed_in_the_sandbox_and_cached(pool: CodePool) -> None:
+    ref = "import sys\ndef f(x):\n    print('noise', x)\n    return (x, [x * 0.5], {'k': {x}})\n"
+    out = reference_outputs(pool, ref, "f", [[1], [2]])
+    assert out == ((1, [0.5], {"k": {1}}), (2, [1.0], {"k": {2}}))
+    assert type(out[0]) is tuple and type(out[0][2]["k"]) is set  # types survive the trip
+    assert reference_outputs(pool, ref, "f", [[1], [2]]) is out  # cached: not run again
+
+
+def test_reference_outputs_resume_past_the_output_cap(pool: CodePool) -> None:
+    ref = "def f(i):\n    return str(i) * 400\n"  # ~1 KB per output; the fixture's cap is 8 KiB
+    inputs = [[i] for i in range(40)]
+    assert pool.max_output_bytes < 40 * 400
+    assert reference_outputs(pool, ref, "f", inputs) == tuple(str(i) * 400 for i in range(40))
+
+
+def test_reference_failures_are_clear(pool: CodePool) -> None:
+    with pytest.raises(DataError, match=r"raised on input 1: ZeroDivisionError"):
+        reference_outputs(pool, "def f(x):\n    return 1 / x\n", "f", [[1], [0]])
+    with pytest.raises(DataError, match="exceeds the pool's max_output_bytes"):
+        reference_outputs(pool, "def f(x):\n    return 'y' * 20000\n", "f", [[1]])
+    with pytest.raises(DataError, match="failed on input 0: returned a object, not plain data"):
+        reference_outputs(pool, "def f(x):\n    return object()\n", "f", [[1]])
+    with pytest.raises(DataError, match=r"no output for input 0 \(timeout"):
+        reference_outputs(pool, "def f(x):\n    while True:\n        pass\n", "f", [[1]], timeout_s=0.5)
+    with pytest.raises(DataError, match="syntax_error"):
+        reference_outputs(pool, "def f(x) return x\n", "f", [[1]])
+
+
+def test_canonical_passes_and_wrong_answers_fail(pool: CodePool) -> None:
+    p = evalplus_row(he_row())
+    assert expected_outputs(p, pool) == (3, 7, 999995, 0)
+    r = run_response("    return a + b\n", p, pool)
+    assert (r.passed, r.tests_passed, r.tests_total) == (True, 4, 4)
+    # right on the small base inputs, wrong on a plus input: only the plus figure rejects it
+    wrong = "    return a + b if abs(a) < 1000 else 0\n"
+    assert run_response(wrong, p, pool, plus=False).passed
+    r = run_response(wrong, p, pool)
+    assert (r.passed, r.tests_passed, r.status) == (False, 3, "failed")
+    assert run_response("no code here", p, pool).status == "syntax_error"
+
+
+def test_mbpp_plus_end_to_end(pool: CodePool) -> None:
+    p = evalplus_row(mbpp_row())
+    assert run_response("```python\ndef double(x):\n    return x * 2\n```", p, pool).passed
+    assert not run_response("```python\ndef double(x):\n    return x + 2\n```", p, pool).passed
+    s = evalplus_row(mbpp_row(task_id="Mbpp/2", entry_point="similar_elements",
+                              canonical_solution="def similar_elements(a, b):\n  return tuple(set(a) & set(b))\n",
+                              base_input=[[[3, 4, 5, 6], [5, 7, 4, 10]]], plus_input=[[[1, 2], [3]]]))
+    assert s.base_inputs == (((3, 4, 5, 6), (5, 7, 4, 10)),)
+    assert run_response("```python\ndef similar_elements(a, b):\n  return sorted(x for x in a if x in b)\n```",
+                        s, pool).passed  # any order: compared as sets
+    assert not run_response("```python\ndef similar_elements(a, b):\n  return a\n```", s, pool).passed
+    n = evalplus_row(mbpp_row(entry_point="check_str", canonical_solution=(
+        "import re\ndef check_str(s):\n  return re.search('^[aeiou]', s)\n"), base_input=[["annie"], ["dawood"]],
+        plus_input=[]))
+    assert expected_outputs(n, pool) == (True, False)  # a match object recorded as "not None"
+    assert run_response("```python\nimport re\ndef check_str(s):\n  return re.search('^[aeiou]', s)\n```",
+                        n, pool).passed  # the program's match object is fine too
+    assert run_response("```python\ndef check_str(s):\n  return s[0] in 'aeiou'\n```", n, pool).passed
+    assert not run_response("```python\ndef check_str(s):\n  return None\n```", n, pool).passed
+
+
+def test_float_atol_nan_and_sequences(pool: CodePool) -> None:
+    def judged(reference: str, program: str, atol: float = 0.0, inputs: Any = ((1,),)) -> bool:
+        p = EvalPlusProblem("T/1", "f", "", f"def f(x):\n    return {reference}\n", tuple(inputs), atol=atol)
+        return run_program(f"def f(x):\n    return {program}\n", p, pool).passed
+    assert judged("x / 3", "x / 3 + 5e-7")  # float output: EvalPlus's default 1e-6
+    assert not judged("x / 3", "x / 3 + 5e-6")
+    assert judged("x / 3", "x / 3 + 5e-5", atol=1e-4) and not judged("x / 3", "x / 3 + 5e-4", atol=1e-4)
+    assert judged("float('nan')", "float('nan')") and not judged("float('nan')", "0.0")
+    assert judged("(1, 2)", "(1, 2)") and not judged("(1, 2)", "[1, 2]")  # exact: a tuple is not a list
+    assert judged("(0.5, 1.5)", "[0.5, 1.5]")  # floats: compared as numbers (numpy treats both as arrays)
+    assert not judged("[0.5, 1.5]", "[0.5]")
+    assert math.isnan(reference_outputs(pool, "def f(x):\n    return float('nan')\n", "f", [[1]])[0])
+
+
+def test_many_tests_run_in_chunks(pool: CodePool) -> None:
+    p = EvalPlusProblem("T/2", "f", "", "def f(x):\n    return x * x\n", tuple((i,) for i in range(7)))
+    r = run_program("def f(x):\n    return x * x\n", p, pool, chunk=3)
+    assert (r.passed, r.tests_passed, r.tests_total, len(r.per_test)) == (True, 7, 7, 7)
+    r = run_program("def f(x):\n    return x * x if x < 6 else -1\n", p, pool, chunk=3)
+    assert (r.passed, r.tests_passed, r.status) == (False, 6, "failed")
+    assert [t.status for t in r.per_test][-1] == "failed"
+
+
+def test_big_inputs_are_refused_clearly(pool: CodePool) -> None:
+    p = EvalPlusProblem("T/3", "f", "", "def f(x):\n    return len(x)\n", (("a" * 200_000,),))
+    with pytest.raises(DataError, match="T/3: .*longer than the judge's"):
+        run_program("def f(x):\n    return len(x)\n", p, pool)
