@@ -26,12 +26,12 @@ import re
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 from verifiers.errors import VerifiersError
-from verifiers.evalplus import EvalPlusProblem, expected_outputs, load_evalplus, run_response
+from verifiers.evalplus import EvalPlusProblem, load_evalplus, problem_tests, run_response
 from verifiers.sandbox import CodePool
 
 PROG = "humanevalplus.py"
@@ -78,10 +78,12 @@ def _judge(p: EvalPlusProblem, pool: CodePool, original: dict[str, str], timeout
     rec: dict[str, Any] = {"task_id": p.task_id, "base_inputs": len(p.base_inputs), "plus_inputs": len(p.plus_inputs),
                            "special_oracle": p.special_oracle}
     try:
-        expected_outputs(p, pool, plus=True, timeout_s=timeout)
+        tests = problem_tests(p, pool, plus=True, timeout_s=timeout)
     except VerifiersError as e:
         rec["reference_error"] = " ".join(str(e).split())[:300]
         return rec
+    rec["inputs_left_out"] = {i: why for i, why in list(tests.skipped.items())[:3]}
+    rec["n_left_out"] = len(tests.skipped)
     for name, response in _responses(p, original).items():
         row = {}
         for plus in (False, True):
@@ -102,8 +104,11 @@ def _summary(records: list[dict[str, Any]]) -> dict[str, Any]:
         "plus_inputs": sum(r["plus_inputs"] for r in records),
         "references_computed": len(ok),
         "reference_errors": {r["task_id"]: r["reference_error"] for r in records if "reference_error" in r},
+        "inputs_left_out": sum(r["n_left_out"] for r in ok),
+        "problems_with_inputs_left_out": {r["task_id"]: f"{r['n_left_out']}: {next(iter(r['inputs_left_out'].values()))}"
+                                          for r in ok if r["n_left_out"]},
     }
-    names = list(dict.fromkeys(n for r in ok for n in r if isinstance(r[n], dict)))
+    names = list(dict.fromkeys(n for r in ok for n in r if isinstance(r[n], dict) and "base" in r[n]))
     for name in names:
         rows = [(r["task_id"], r[name]) for r in ok if name in r]
         base = sum(v["base"][0] for _, v in rows)
@@ -128,13 +133,18 @@ def _markdown(s: dict[str, Any], args: argparse.Namespace, seconds: float) -> st
              + (f" (first {args.limit} problems)" if args.limit else "")
              + f"; {seconds:.0f} s on a shared 2-core VM (timings noisy).", "",
              (f"Problems {s['problems']}, base inputs {s['base_inputs']:,}, plus inputs {s['plus_inputs']:,}. "
-              f"References computed in the sandbox: {s['references_computed']}/{s['problems']}."), "",
+              f"References computed in the sandbox: {s['references_computed']}/{s['problems']}. Inputs left out "
+              f"(the judge cannot decide them): {s['inputs_left_out']} in {len(s['problems_with_inputs_left_out'])} "
+              "problems (listed below)."), "",
              "| response | judged | pass on base inputs | pass on base + plus | passed base, failed plus |",
              "|---|---|---|---|---|"]
     for name, v in s.items():
         if isinstance(v, dict) and "judged" in v:
             lines.append(f"| {name} | {v['judged']} | {v['pass_base']} | {v['pass_plus']} | "
                          f"{len(v['pass_base_fail_plus'])} |")
+    if s["problems_with_inputs_left_out"]:
+        lines += ["", "Inputs left out (count: first reason):",
+                  *[f"- {t}: {e}" for t, e in s["problems_with_inputs_left_out"].items()]]
     if s["reference_errors"]:
         lines += ["", "Reference errors:", *[f"- {t}: {e}" for t, e in s["reference_errors"].items()]]
     fails = s.get("canonical", {}).get("failing", {})
@@ -171,10 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pool = CodePool(workers=args.workers, timeout_s=args.timeout, max_output_bytes=int(args.max_output_mb * 2**20))
         with pool, ThreadPoolExecutor(args.workers * 2) as ex:
-            for i, rec in enumerate(ex.map(lambda p: _judge(p, pool, original, args.timeout), problems)):
-                records.append(rec)
+            futs = [ex.submit(_judge, p, pool, original, args.timeout) for p in problems]
+            for i, fut in enumerate(as_completed(futs)):
+                fut.result()
                 if (i + 1) % 10 == 0 or i + 1 == len(problems):
                     print(f"  {i + 1}/{len(problems)} problems, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+            records = [f.result() for f in futs]
     except VerifiersError as e:
         return _fail(e)
     seconds = time.time() - t0

@@ -13,7 +13,9 @@ per (reference, entry point, inputs) in this process. A row may also carry the o
 
 A response is then judged by `verifiers.sandbox.expected_output_tests` (the program computes only
 ``entry_point(*inputs)``; outputs and tolerance stay in this process): exact, or EvalPlus's float rule with
-the row's ``atol``. MBPP+ specifics reproduced: its inputs' tuples/sets/complex numbers, stored as JSON
+the row's ``atol``. An input the judge cannot decide (its expected output is not plain data, an int too long
+to print, over the judge's size limits, or its test longer than the judge takes) is left out and listed
+(`ProblemTests.skipped`); a problem with many tests runs as several programs (`run_program`). MBPP+ specifics reproduced: its inputs' tuples/sets/complex numbers, stored as JSON
 lists and strings, are rebuilt per task (`mbpp_plus_inputs`, after EvalPlus's ``mbpp_deserialize_inputs``);
 its set-valued tasks compare ``set(out) == set(exp)`` and its "not None" tasks compare whether a value was
 returned (`MBPP_SET_OUTPUT`, `MBPP_NOT_NONE`). EvalPlus's bespoke oracles (HumanEval ``find_zero``; MBPP
@@ -48,19 +50,21 @@ from verifiers.humaneval import program
 from verifiers.mbpp import extract_code
 from verifiers.sandbox._expected import expected_output_tests, literal
 from verifiers.sandbox._protocol import (
+    MAX_VALUE_NODES,
     ProtocolError,
     ValueRejected,
     decode_value,
     encode_value,
     loads_untrusted,
 )
-from verifiers.sandbox._result import ExecutionResult, TestOutcome
+from verifiers.sandbox._result import MAX_CHILD_FRAME_BYTES, ExecutionResult, TestOutcome
 
 if TYPE_CHECKING:
     from verifiers.sandbox import CodePool
 
-__all__ = ["MBPP_NOT_NONE", "MBPP_SET_OUTPUT", "SPECIAL_ORACLES", "EvalPlusProblem", "evalplus_row",
-           "expected_outputs", "load_evalplus", "mbpp_plus_inputs", "program_tests", "reference_outputs",
+__all__ = ["MBPP_NOT_NONE", "MBPP_SET_OUTPUT", "SPECIAL_ORACLES", "EvalPlusProblem", "ProblemTests", "Unjudgeable",
+           "evalplus_row",
+           "expected_outputs", "load_evalplus", "mbpp_plus_inputs", "problem_tests", "program_tests", "reference_outputs",
            "response_program", "run_program", "run_response"]
 
 Compare = Literal["exact", "set", "not_none"]
@@ -73,13 +77,16 @@ MBPP_NOT_NONE = frozenset({"check_str", "text_match_three", "text_starta_endb"})
 SPECIAL_ORACLES = {"humaneval": frozenset({"find_zero"}),
                    "mbpp": frozenset({"are_equivalent", "sum_div", "surface_Area", "digit_distance_nums"})}
 MAX_TEST_CHUNK = 250  # tests per sandboxed program: a problem with more runs as several programs (see run_program)
+CHUNK_NODES = MAX_VALUE_NODES // 3  # expected-output values per program (the program's answers must fit the budget)
+CHUNK_CHARS = 2_000_000  # test source per program (its inputs travel in one request frame)
 CACHE_PROBLEMS = 2048  # problems whose reference outputs this process keeps
 MAX_ROW_INPUTS = 100_000
 
 # What runs in the sandbox to compute a reference's outputs: the reference, then this (``{entry}`` and
 # ``{cap}`` filled in). It reads the argument lists (tagged JSON, see `verifiers.sandbox._protocol`) on
 # stdin, calls the entry point on each, and prints one line per input: ``["v", value]`` (tagged),
-# ``["e", "Type: message"]`` (raised) or ``["x", "type"]`` (not plain data); it stops before its output
+# ``["e", "Type: message"]`` (raised) or ``["x", why]`` (a value it cannot send: not plain data, an int
+# too long for ``str``, more than the output cap alone); it stops before its output
 # would pass ``cap`` bytes (the caller resumes from the first missing input). The reference's own prints
 # are discarded. ``not_none``: each result is reported as whether it is not None (a bool as itself), as
 # EvalPlus records MBPP+'s "not None" tasks.
@@ -134,13 +141,17 @@ def __evalplus_reference_driver(entry, cap, not_none):
         sys.stdout = Sink()
         try:
             r = fn(*dec(args))
-            line = json.dumps(["v", enc(r if not not_none or type(r) is bool else r is not None)])
-        except TypeError as e:
-            line = json.dumps(["x", str(e)[:200]])
         except BaseException as e:
             line = json.dumps(["e", (type(e).__name__ + ": " + str(e))[:300]])
+        else:
+            try:
+                line = json.dumps(["v", enc(r if not not_none or type(r) is bool else r is not None)])
+            except BaseException as e:  # not plain data; an int too long for str(); too deep
+                line = json.dumps(["x", (type(e).__name__ + ": " + str(e))[:200]])
         finally:
             sys.stdout = out
+        if len(line) + 1 > cap:
+            line = json.dumps(["x", "an output of " + str(len(line)) + " bytes, over the output cap"])
         if written + len(line) + 1 > cap:
             break
         out.write(line + "\\n")
@@ -152,6 +163,24 @@ __evalplus_reference_driver({entry!r}, {cap}, {not_none!r})
 '''
 
 Args = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Unjudgeable:
+    """An expected output the judge cannot compare a program's answer with (not plain data, an int too long
+    to print, a value over the judge's size limits): its input is left out of the problem's tests."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProblemTests:
+    """A problem's judge tests: one assert per kept input; ``skipped``: input index -> why it is left out."""
+
+    tests: tuple[str, ...]
+    kept: tuple[int, ...]
+    skipped: Mapping[int, str]
+    nodes: tuple[int, ...] = ()  # size of each kept test's expected output (values), for chunking
 
 
 @dataclass(frozen=True)
@@ -372,10 +401,13 @@ def reference_outputs(pool: CodePool, reference: str, entry_point: str, inputs: 
     (``timeout_s``, default the pool's); the next run resumes at the first missing input. ``not_none``:
     each output is whether the reference returned something other than None (a bool: itself).
 
+    An output the judge could not compare a program's answer with comes back as `Unjudgeable` (see
+    `_parse_reference_lines`).
+
     Raises:
         ConfigError: ``entry_point`` is not an identifier, or an input is not plain data.
-        DataError: the reference does not compile, raises, returns a value that is not plain data, or alone
-            exceeds the CPU or output limit on an input (the message names the input).
+        DataError: the reference does not compile, raises, or alone exceeds the CPU limit on an input (the
+            message names the input).
     """
     if not entry_point.isidentifier():
         raise ConfigError(f"entry_point must be a Python identifier, got {entry_point[:40]!r}")
@@ -397,31 +429,38 @@ def reference_outputs(pool: CodePool, reference: str, entry_point: str, inputs: 
         got = _parse_reference_lines(rec.stdout, entry_point, start, cap)
         outputs += got
         if not got:
-            why = (f"{rec.status}: {rec.detail}" if not rec.passed else
-                   f"its output alone exceeds the pool's max_output_bytes={cap}")
-            raise DataError(f"the reference {entry_point} gave no output for input {start} "
-                            f"({why[:200]})")
+            why = f"{rec.status}: {rec.detail}" if not rec.passed else f"the pool's max_output_bytes={cap} is too small"
+            raise DataError(f"the reference {entry_point} gave no output for input {start} ({why[:200]})")
     result = tuple(outputs)
     _CACHE.put(key, result)
     return result
 
 
 def _parse_reference_lines(stdout: str, entry_point: str, start: int, cap: int) -> list[Any]:
-    """The outputs in a driver run's stdout (complete lines only); `DataError` for a raising input."""
+    """The outputs in a driver run's stdout (complete lines only): values, or `Unjudgeable` for one the judge
+    cannot compare (the driver could not send it, or it is over the judge's per-value limits, which a
+    program's answer must fit too); `DataError` for an input the reference raised on or a malformed line."""
     out: list[Any] = []
-    budget = [max(cap, 1000)]
     for line in stdout.split("\n")[:-1]:  # the last piece is empty or a cut line
         i = start + len(out)
+        raw = line.encode("utf-8", "surrogateescape")
         try:
-            frame = loads_untrusted(line.encode("utf-8", "surrogateescape"))
+            frame = loads_untrusted(raw)
             if type(frame) is not list or len(frame) != 2 or frame[0] not in ("v", "e", "x"):
                 raise ProtocolError("not a driver line")
-            if frame[0] != "v":
-                what = "raised" if frame[0] == "e" else "failed"
-                raise DataError(f"the reference {entry_point} {what} on input {i}: {str(frame[1])[:200]}")
-            out.append(decode_value(frame[1], budget))
-        except (ProtocolError, ValueRejected) as e:
+        except ProtocolError as e:
             raise DataError(f"the reference {entry_point}'s output for input {i} is unreadable ({e})") from None
+        if frame[0] == "e":
+            raise DataError(f"the reference {entry_point} raised on input {i}: {str(frame[1])[:200]}")
+        if frame[0] == "x":
+            out.append(Unjudgeable(str(frame[1])[:200]))
+        elif len(raw) > MAX_CHILD_FRAME_BYTES:
+            out.append(Unjudgeable(f"an output of {len(raw)} bytes, over the judge's {MAX_CHILD_FRAME_BYTES}"))
+        else:
+            try:
+                out.append(decode_value(frame[1], [CHUNK_NODES]))
+            except ValueRejected as e:
+                out.append(Unjudgeable(f"an output the judge cannot take ({e})"))
     return out
 
 
@@ -441,24 +480,65 @@ def expected_outputs(problem: EvalPlusProblem, pool: CodePool, *, plus: bool = T
 
 
 # ------------------------------------------------------------------------------------- judging programs
-def program_tests(problem: EvalPlusProblem, outputs: Sequence[Any], *, plus: bool = True) -> list[str]:
-    """The assert tests for ``problem`` given its expected ``outputs``: `expected_output_tests` (exact or
-    EvalPlus's float rule), or the MBPP+ set / not-None comparisons. Raises `ConfigError` (e.g. a test
-    longer than the judge allows)."""
-    inputs = problem.inputs(plus)
+def _nodes(v: Any) -> int:
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return 1 + sum(_nodes(x) for x in v)
+    if isinstance(v, dict):
+        return 1 + sum(_nodes(k) + _nodes(x) + 1 for k, x in v.items())
+    return 1
+
+
+def _one_test(problem: EvalPlusProblem, i: int, args: Args, exp: Any) -> str:
     if problem.compare == "exact":
-        return expected_output_tests(problem.entry_point, inputs, outputs, problem.atol)
-    tests = []
-    for i, (args, exp) in enumerate(zip(inputs, outputs, strict=True)):
-        call = f"{problem.entry_point}({', '.join(literal(a, f'inputs[{i}]') for a in args)})"
-        if problem.compare == "set":
-            try:
-                tests.append(f"assert set({call}) == {literal(set(exp), f'outputs[{i}]')}")
-            except TypeError:  # unhashable members: no set to compare with (EvalPlus's set() would raise too)
-                tests.append(f"assert {call} == {literal(exp, f'outputs[{i}]')}")
-        else:  # not_none: True/False for itself, any other value as "not None" (repr: a match object too)
-            tests.append(f"assert (repr({call}) not in ('None', 'False')) == {bool(exp)!r}")
-    return tests
+        return expected_output_tests(problem.entry_point, [args], [exp], problem.atol)[0]
+    call = f"{problem.entry_point}({', '.join(literal(a, f'inputs[{i}]') for a in args)})"
+    if problem.compare == "set":
+        try:
+            return f"assert set({call}) == {literal(set(exp), f'outputs[{i}]')}"
+        except TypeError:  # unhashable members: no set to compare with (EvalPlus's set() would raise too)
+            return f"assert {call} == {literal(exp, f'outputs[{i}]')}"
+    # not_none: True/False for itself, any other value as "not None" (repr: a match object too)
+    return f"assert (repr({call}) not in ('None', 'False')) == {bool(exp)!r}"
+
+
+def program_tests(problem: EvalPlusProblem, outputs: Sequence[Any], *, plus: bool = True) -> ProblemTests:
+    """The judge tests of ``problem`` given its expected ``outputs`` (for ``problem.inputs(plus)``): one assert
+    per input, `expected_output_tests`'s (exact or EvalPlus's float rule), or the MBPP+ set / not-None
+    comparisons. An input whose output is `Unjudgeable`, or whose test the judge refuses (longer than
+    `_judge.MAX_TEST_CHARS`), is left out and listed in ``skipped`` with why."""
+    inputs = problem.inputs(plus)
+    if len(outputs) != len(inputs):
+        raise ConfigError(f"{problem.task_id}: {len(outputs)} outputs for {len(inputs)} inputs")
+    tests: list[str] = []
+    kept: list[int] = []
+    nodes: list[int] = []
+    skipped: dict[int, str] = {}
+    for i, (args, exp) in enumerate(zip(inputs, outputs)):
+        if isinstance(exp, Unjudgeable):
+            skipped[i] = exp.reason
+            continue
+        try:
+            tests.append(_one_test(problem, i, args, exp))
+        except ConfigError as e:
+            skipped[i] = str(e).replace("inputs[0] and outputs[0]", "the input and output")[:200]
+            continue
+        kept.append(i)
+        nodes.append(_nodes(exp))
+    return ProblemTests(tuple(tests), tuple(kept), skipped, tuple(nodes))
+
+
+def _chunks(t: ProblemTests, chunk: int) -> Iterator[list[str]]:
+    """The tests in programs of at most ``chunk`` tests, `CHUNK_NODES` expected values, `CHUNK_CHARS`."""
+    part: list[str] = []
+    nodes = chars = 0
+    for test, n in zip(t.tests, t.nodes):
+        if part and (len(part) >= chunk or nodes + n > CHUNK_NODES or chars + len(test) > CHUNK_CHARS):
+            yield part
+            part, nodes, chars = [], 0, 0
+        part.append(test)
+        nodes, chars = nodes + n, chars + len(test)
+    if part:
+        yield part
 
 
 def response_program(response: str, problem: EvalPlusProblem) -> str | None:
@@ -486,23 +566,28 @@ def _merge(parts: list[ExecutionResult]) -> ExecutionResult:
                            bad.detail if bad else "", sum(r.cpu_s for r in parts))
 
 
+def problem_tests(problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
+                  timeout_s: float | None = None) -> ProblemTests:
+    """`program_tests` over `expected_outputs` (computed in ``pool`` once, then cached)."""
+    return program_tests(problem, expected_outputs(problem, pool, plus=plus, timeout_s=timeout_s), plus=plus)
+
+
 def run_program(code: str, problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
                 timeout_s: float | None = None, chunk: int = MAX_TEST_CHUNK) -> ExecutionResult:
-    """Judge ``code`` on the problem's base (and ``plus``) inputs in ``pool``'s sandboxes.
+    """Judge ``code`` on the problem's base (and ``plus``) inputs in ``pool``'s sandboxes (the inputs
+    `problem_tests` keeps; none kept: status ``no_tests``, never a pass).
 
-    A problem with more than ``chunk`` tests runs as several programs of at most ``chunk`` tests each
-    (each with its own CPU limit ``timeout_s`` and value budget), merged into one result.
+    A problem with more tests than one program takes (``chunk`` tests, `CHUNK_NODES` expected values,
+    `CHUNK_CHARS` of test source) runs as several programs, each with its own CPU limit ``timeout_s``,
+    merged into one result.
 
     Raises:
-        DataError: the expected outputs cannot be computed (see `reference_outputs`) or made into tests.
+        DataError: the expected outputs cannot be computed (see `reference_outputs`).
     """
-    outputs = expected_outputs(problem, pool, plus=plus)
-    try:
-        tests = program_tests(problem, outputs, plus=plus)
-    except ConfigError as e:
-        raise DataError(f"{problem.task_id}: {e}") from None
-    futs: list[Future[ExecutionResult]] = [pool.submit(code, tests[i:i + chunk], "", timeout_s)
-                                           for i in range(0, len(tests), max(1, chunk))]
+    t = problem_tests(problem, pool, plus=plus)
+    futs: list[Future[ExecutionResult]] = [pool.submit(code, part, "", timeout_s) for part in _chunks(t, max(1, chunk))]
+    if not futs:
+        return pool.submit(code, [], "", timeout_s).result()
     parts = [f.result() for f in futs]
     return parts[0] if len(parts) == 1 else _merge(parts)
 

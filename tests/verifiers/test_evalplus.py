@@ -11,13 +11,16 @@ from typing import Any
 
 import pytest
 
+from verifiers import evalplus
 from verifiers.errors import DataError
 from verifiers.evalplus import (
     EvalPlusProblem,
+    Unjudgeable,
     evalplus_row,
     expected_outputs,
     load_evalplus,
     mbpp_plus_inputs,
+    problem_tests,
     program_tests,
     reference_outputs,
     response_program,
@@ -139,9 +142,19 @@ def test_response_programs() -> None:
 def test_set_and_not_none_tests_compile_to_asserts() -> None:
     p = evalplus_row(mbpp_row(task_id="Mbpp/2", entry_point="similar_elements", base_input=[[[1, 2], [2, 3]]],
                               plus_input=[]))
-    assert program_tests(p, [(2,)]) == ["assert set(similar_elements((1, 2), (2, 3))) == {2}"]
+    assert program_tests(p, [(2,)]).tests == ("assert set(similar_elements((1, 2), (2, 3))) == {2}",)
     q = evalplus_row(mbpp_row(entry_point="check_str", base_input=[["annie"]], plus_input=[]))
-    assert program_tests(q, [True]) == ["assert (repr(check_str('annie')) not in ('None', 'False')) == True"]
+    assert program_tests(q, [True]).tests == ("assert (repr(check_str('annie')) not in ('None', 'False')) == True",)
+
+
+def test_unjudgeable_outputs_and_oversize_tests_are_left_out_and_listed() -> None:
+    p = EvalPlusProblem("T/9", "f", "", "", ((1,), ("a" * 200_000,), (3,)))
+    t = program_tests(p, [1, 2, Unjudgeable("returned a object, not plain data")])
+    assert t.tests == ("assert f(1) == 1",) and t.kept == (0,)
+    assert set(t.skipped) == {1, 2} and "longer than the judge's" in t.skipped[1]
+    assert t.skipped[2] == "returned a object, not plain data"
+    with pytest.raises(Exception, match="2 outputs for 3 inputs"):
+        program_tests(p, [1, 2])
 
 
 # ------------------------------------------------------------------------------ in the sandbox
@@ -163,14 +176,25 @@ def test_reference_outputs_resume_past_the_output_cap(pool: CodePool) -> None:
 def test_reference_failures_are_clear(pool: CodePool) -> None:
     with pytest.raises(DataError, match=r"raised on input 1: ZeroDivisionError"):
         reference_outputs(pool, "def f(x):\n    return 1 / x\n", "f", [[1], [0]])
-    with pytest.raises(DataError, match="exceeds the pool's max_output_bytes"):
-        reference_outputs(pool, "def f(x):\n    return 'y' * 20000\n", "f", [[1]])
-    with pytest.raises(DataError, match="failed on input 0: returned a object, not plain data"):
-        reference_outputs(pool, "def f(x):\n    return object()\n", "f", [[1]])
     with pytest.raises(DataError, match=r"no output for input 0 \(timeout"):
         reference_outputs(pool, "def f(x):\n    while True:\n        pass\n", "f", [[1]], timeout_s=0.5)
     with pytest.raises(DataError, match="syntax_error"):
         reference_outputs(pool, "def f(x) return x\n", "f", [[1]])
+
+
+def test_outputs_the_judge_cannot_take_come_back_unjudgeable(pool: CodePool) -> None:
+    ref = ("def f(x):\n    if x == 1:\n        return 'y' * 20000\n    if x == 2:\n        return object()\n"
+           "    if x == 3:\n        return 10 ** 5000\n    if x == 4:\n        return list(range(60000))\n"
+           "    return x\n")
+    out = reference_outputs(pool, ref, "f", [[0], [1], [2], [3], [4], [5]])
+    assert out[0] == 0 and out[5] == 5
+    assert all(isinstance(o, Unjudgeable) for o in out[1:5])
+    assert "over the output cap" in out[1].reason and "object" in out[2].reason  # type: ignore[union-attr]
+    assert "Exceeds the limit" in out[3].reason  # type: ignore[union-attr]
+    p = EvalPlusProblem("T/8", "f", "", ref, ((0,), (1,), (2,), (3,), (4,), (5,)))
+    assert problem_tests(p, pool).kept == (0, 5)
+    r = run_program("def f(x):\n    return x\n", p, pool)
+    assert (r.passed, r.tests_total) == (True, 2)
 
 
 def test_canonical_passes_and_wrong_answers_fail(pool: CodePool) -> None:
@@ -230,7 +254,21 @@ def test_many_tests_run_in_chunks(pool: CodePool) -> None:
     assert [t.status for t in r.per_test][-1] == "failed"
 
 
-def test_big_inputs_are_refused_clearly(pool: CodePool) -> None:
+def test_chunks_keep_each_program_within_the_value_budget(pool: CodePool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 8 outputs of 20,001 values each: 160k values, over the 150k one program may return
+    n = 8
+    p = EvalPlusProblem("T/4", "f", "", "", tuple((i,) for i in range(n)),
+                        base_outputs=tuple([i] * 20000 for i in range(n)))
+    code = "def f(x):\n    return [x] * 20000\n"
+    r = run_program(code, p, pool)
+    assert (r.passed, r.tests_passed) == (True, n), r.detail
+    monkeypatch.setattr(evalplus, "CHUNK_NODES", 10**9)  # one program for all: the budget fails it
+    r = run_program(code, p, pool)
+    assert not r.passed and "value" in r.detail
+
+
+def test_big_inputs_are_left_out_clearly(pool: CodePool) -> None:
     p = EvalPlusProblem("T/3", "f", "", "def f(x):\n    return len(x)\n", (("a" * 200_000,),))
-    with pytest.raises(DataError, match="T/3: .*longer than the judge's"):
-        run_program("def f(x):\n    return len(x)\n", p, pool)
+    assert "longer than the judge's" in problem_tests(p, pool).skipped[0]
+    r = run_program("def f(x):\n    return len(x)\n", p, pool)
+    assert (r.passed, r.status) == (False, "no_tests")  # nothing left to judge: never a pass
