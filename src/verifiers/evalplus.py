@@ -62,9 +62,9 @@ from verifiers.sandbox._result import MAX_CHILD_FRAME_BYTES, ExecutionResult, Te
 if TYPE_CHECKING:
     from verifiers.sandbox import CodePool
 
-__all__ = ["MBPP_NOT_NONE", "MBPP_SET_OUTPUT", "SPECIAL_ORACLES", "EvalPlusProblem", "ProblemTests", "Unjudgeable",
-           "evalplus_row",
-           "expected_outputs", "load_evalplus", "mbpp_plus_inputs", "problem_tests", "program_tests", "reference_outputs",
+__all__ = ["MBPP_NOT_NONE", "MBPP_SET_OUTPUT", "SPECIAL_ORACLES", "Converted", "EvalPlusProblem", "ProblemTests",
+           "ReferenceRun", "Unjudgeable", "evalplus_row", "expected_outputs", "expected_run", "load_evalplus",
+           "mbpp_plus_inputs", "problem_tests", "program_tests", "reference_outputs", "reference_run",
            "response_program", "run_program", "run_response"]
 
 Compare = Literal["exact", "set", "not_none"]
@@ -79,21 +79,25 @@ SPECIAL_ORACLES = {"humaneval": frozenset({"find_zero"}),
 MAX_TEST_CHUNK = 250  # tests per sandboxed program: a problem with more runs as several programs (see run_program)
 CHUNK_NODES = MAX_VALUE_NODES // 3  # expected-output values per program (the program's answers must fit the budget)
 CHUNK_CHARS = 2_000_000  # test source per program (its inputs travel in one request frame)
+TIME_FACTOR = 4.0  # a program's CPU limit: at least this times the reference's CPU on its inputs (EvalPlus's
+# ``gt_time_limit_factor``), so a correct solution as fast as the reference is not timed out
+MAX_REFERENCE_LIMITS = 3  # inputs on which the reference alone exceeds the CPU/memory limit: more is a DataError
 CACHE_PROBLEMS = 2048  # problems whose reference outputs this process keeps
 MAX_ROW_INPUTS = 100_000
 
 # What runs in the sandbox to compute a reference's outputs: the reference, then this (``{entry}`` and
 # ``{cap}`` filled in). It reads the argument lists (tagged JSON, see `verifiers.sandbox._protocol`) on
-# stdin, calls the entry point on each, and prints one line per input: ``["v", value]`` (tagged),
-# ``["e", "Type: message"]`` (raised) or ``["x", why]`` (a value it cannot send: not plain data, an int
-# too long for ``str``, more than the output cap alone); it stops before its output
-# would pass ``cap`` bytes (the caller resumes from the first missing input). The reference's own prints
-# are discarded. ``not_none``: each result is reported as whether it is not None (a bool as itself), as
-# EvalPlus records MBPP+'s "not None" tasks.
+# stdin, calls the entry point on each, and prints one line per input: ``["v", value, cpu, base]`` (tagged;
+# ``base``: the builtin type a value of a subclass, e.g. a ``Counter``, was converted to, else ""),
+# ``["e", "Type: message", cpu]`` (raised) or ``["x", why, cpu]`` (a value it cannot send: not plain data, an
+# int too long for ``str``, more than the output cap alone); ``cpu``: the call's CPU seconds. It stops
+# before its output would pass ``cap`` bytes (the caller resumes from the first missing input). The
+# reference's own prints are discarded. ``not_none``: each result is reported as whether it is not None (a
+# bool as itself), as EvalPlus records MBPP+'s "not None" tasks.
 REFERENCE_DRIVER = '''
 
 def __evalplus_reference_driver(entry, cap, not_none):
-    import json, sys
+    import json, sys, time
     tags = {{"t": tuple, "s": set, "z": frozenset}}
 
     def dec(t):
@@ -135,23 +139,33 @@ def __evalplus_reference_driver(entry, cap, not_none):
         def flush(self):
             pass
 
+    plain = (type(None), bool, int, float, str, list, tuple, set, frozenset, dict, bytes, complex)
     fn = globals()[entry]
     out, written = sys.stdout, 0
     for args in json.loads(sys.stdin.buffer.read()):
         sys.stdout = Sink()
+        args = dec(args)
+        t0 = time.process_time()
         try:
-            r = fn(*dec(args))
+            r = fn(*args)
         except BaseException as e:
-            line = json.dumps(["e", (type(e).__name__ + ": " + str(e))[:300]])
+            line = json.dumps(["e", (type(e).__name__ + ": " + str(e))[:300], time.process_time() - t0])
         else:
+            cpu, base = time.process_time() - t0, ""
             try:
-                line = json.dumps(["v", enc(r if not not_none or type(r) is bool else r is not None)])
+                if not_none and type(r) is not bool:
+                    r = r is not None
+                if type(r) not in plain:
+                    b = next((b for b in plain[2:] if isinstance(r, b)), None)
+                    if b is not None:
+                        r, base = b(r), b.__name__
+                line = json.dumps(["v", enc(r), cpu, base])
             except BaseException as e:  # not plain data; an int too long for str(); too deep
-                line = json.dumps(["x", (type(e).__name__ + ": " + str(e))[:200]])
+                line = json.dumps(["x", (type(e).__name__ + ": " + str(e))[:200], cpu])
         finally:
             sys.stdout = out
         if len(line) + 1 > cap:
-            line = json.dumps(["x", "an output of " + str(len(line)) + " bytes, over the output cap"])
+            line = json.dumps(["x", "an output of " + str(len(line)) + " bytes, over the output cap", cpu])
         if written + len(line) + 1 > cap:
             break
         out.write(line + "\\n")
@@ -174,6 +188,25 @@ class Unjudgeable:
 
 
 @dataclass(frozen=True)
+class Converted:
+    """The reference returned an instance of a subclass of a builtin type (a ``Counter``, a numpy float):
+    ``value`` is it converted to ``builtin``; the program's answer is compared through the same conversion
+    (``dict(f(x)) == {...}``; the judge applies it to a program object in the sandbox)."""
+
+    value: Any
+    builtin: str
+
+
+@dataclass(frozen=True)
+class ReferenceRun:
+    """A reference's results over inputs: each output (a value, `Converted` or `Unjudgeable`) and the
+    CPU seconds its call took (as the reference measured it in the sandbox)."""
+
+    outputs: tuple[Any, ...]
+    cpu: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class ProblemTests:
     """A problem's judge tests: one assert per kept input; ``skipped``: input index -> why it is left out."""
 
@@ -181,6 +214,7 @@ class ProblemTests:
     kept: tuple[int, ...]
     skipped: Mapping[int, str]
     nodes: tuple[int, ...] = ()  # size of each kept test's expected output (values), for chunking
+    cpu: tuple[float, ...] = ()  # the reference's CPU seconds on each kept test's input (0: unknown)
 
 
 @dataclass(frozen=True)
@@ -366,23 +400,23 @@ def load_evalplus(path: str | Path) -> list[EvalPlusProblem]:
 
 # -------------------------------------------------------------------------------- reference outputs
 class _Cache:
-    """Reference outputs by (reference, entry point, inputs), least recently used dropped."""
+    """Reference runs by (reference, entry point, inputs), least recently used dropped."""
 
     def __init__(self, size: int) -> None:
-        self.size, self.lock, self.data = size, threading.Lock(), OrderedDict[bytes, tuple[Any, ...]]()
+        self.size, self.lock, self.data = size, threading.Lock(), OrderedDict[bytes, ReferenceRun]()
 
     @staticmethod
-    def key(reference: str, entry_point: str, wire: list[Any]) -> bytes:
-        return hashlib.sha256(json.dumps([reference, entry_point, wire]).encode()).digest()
+    def key(*parts: Any) -> bytes:
+        return hashlib.sha256(json.dumps(parts).encode()).digest()
 
-    def get(self, key: bytes) -> tuple[Any, ...] | None:
+    def get(self, key: bytes) -> ReferenceRun | None:
         with self.lock:
             if key in self.data:
                 self.data.move_to_end(key)
                 return self.data[key]
             return None
 
-    def put(self, key: bytes, value: tuple[Any, ...]) -> None:
+    def put(self, key: bytes, value: ReferenceRun) -> None:
         with self.lock:
             self.data[key] = value
             while len(self.data) > self.size:
@@ -392,22 +426,22 @@ class _Cache:
 _CACHE = _Cache(CACHE_PROBLEMS)
 
 
-def reference_outputs(pool: CodePool, reference: str, entry_point: str, inputs: Sequence[Sequence[Any]], *,
-                      timeout_s: float | None = None, not_none: bool = False) -> tuple[Any, ...]:
-    """What ``reference`` (code defining ``entry_point``) returns for each argument list, computed in the
-    sandbox of ``pool`` (as a stdin/stdout program, `REFERENCE_DRIVER`) and cached in this process.
+def reference_run(pool: CodePool, reference: str, entry_point: str, inputs: Sequence[Sequence[Any]], *,
+                  timeout_s: float | None = None, not_none: bool = False) -> ReferenceRun:
+    """What ``reference`` (code defining ``entry_point``) returns for each argument list, and the CPU each
+    call took, computed in the sandbox of ``pool`` (as a stdin/stdout program, `REFERENCE_DRIVER`) and cached
+    in this process.
 
     Each run computes as many outputs as fit in the pool's ``max_output_bytes`` and its CPU limit
-    (``timeout_s``, default the pool's); the next run resumes at the first missing input. ``not_none``:
-    each output is whether the reference returned something other than None (a bool: itself).
-
-    An output the judge could not compare a program's answer with comes back as `Unjudgeable` (see
-    `_parse_reference_lines`).
+    (``timeout_s``, default the pool's); the next run resumes at the first missing input. An output the judge
+    could not compare a program's answer with, or an input on which the reference raises or alone exceeds the
+    CPU or memory limit, comes back as `Unjudgeable` (with why). ``not_none``: each output is whether the
+    reference returned something other than None (a bool: itself).
 
     Raises:
         ConfigError: ``entry_point`` is not an identifier, or an input is not plain data.
-        DataError: the reference does not compile, raises, or alone exceeds the CPU limit on an input (the
-            message names the input).
+        DataError: the reference does not compile or run (no output at all), or exceeds the limits alone on
+            more than `MAX_REFERENCE_LIMITS` inputs.
     """
     if not entry_point.isidentifier():
         raise ConfigError(f"entry_point must be a Python identifier, got {entry_point[:40]!r}")
@@ -415,7 +449,7 @@ def reference_outputs(pool: CodePool, reference: str, entry_point: str, inputs: 
         wire = [encode_value(list(a)) for a in inputs]
     except ValueRejected as e:
         raise ConfigError(f"reference inputs must be plain data: {e}") from None
-    key = _Cache.key(reference + f"\n#not_none={not_none}", entry_point, wire)
+    key = _Cache.key(reference, entry_point, bool(not_none), wire)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
@@ -423,60 +457,97 @@ def reference_outputs(pool: CodePool, reference: str, entry_point: str, inputs: 
     code = reference + REFERENCE_DRIVER.format(entry=entry_point, cap=cap, not_none=bool(not_none))
     timeout = float(timeout_s) if timeout_s is not None else float(pool.timeout_s)
     outputs: list[Any] = []
+    cpu: list[float] = []
+    limited = 0
     while len(outputs) < len(wire):
         start = len(outputs)
         rec = pool.submit_run(code, json.dumps(wire[start:]).encode(), timeout).result()
-        got = _parse_reference_lines(rec.stdout, entry_point, start, cap)
-        outputs += got
-        if not got:
-            why = f"{rec.status}: {rec.detail}" if not rec.passed else f"the pool's max_output_bytes={cap} is too small"
-            raise DataError(f"the reference {entry_point} gave no output for input {start} ({why[:200]})")
-    result = tuple(outputs)
+        got = _parse_reference_lines(rec.stdout, entry_point, start)
+        outputs += [o for o, _ in got]
+        cpu += [c for _, c in got]
+        if got:
+            continue
+        if rec.status in ("timeout", "memory") and limited < MAX_REFERENCE_LIMITS:
+            limited += 1  # this input alone is over the limit: left out, the rest still computed
+            outputs.append(Unjudgeable(f"the reference exceeded the {rec.status} limit on this input alone"))
+            cpu.append(timeout)
+            continue
+        why = f"{rec.status}: {rec.detail}" if not rec.passed else f"the pool's max_output_bytes={cap} is too small"
+        raise DataError(f"the reference {entry_point} gave no output for input {start} ({why[:200]})")
+    result = ReferenceRun(tuple(outputs), tuple(cpu))
     _CACHE.put(key, result)
     return result
 
 
-def _parse_reference_lines(stdout: str, entry_point: str, start: int, cap: int) -> list[Any]:
-    """The outputs in a driver run's stdout (complete lines only): values, or `Unjudgeable` for one the judge
-    cannot compare (the driver could not send it, or it is over the judge's per-value limits, which a
-    program's answer must fit too); `DataError` for an input the reference raised on or a malformed line."""
-    out: list[Any] = []
+def reference_outputs(pool: CodePool, reference: str, entry_point: str, inputs: Sequence[Sequence[Any]], *,
+                      timeout_s: float | None = None, not_none: bool = False) -> tuple[Any, ...]:
+    """`reference_run`'s outputs."""
+    return reference_run(pool, reference, entry_point, inputs, timeout_s=timeout_s, not_none=not_none).outputs
+
+
+def _cpu(x: Any) -> float:
+    return min(float(x), 1e6) if type(x) in (int, float) and math.isfinite(x) and x > 0 else 0.0
+
+
+def _parse_reference_lines(stdout: str, entry_point: str, start: int) -> list[tuple[Any, float]]:
+    """The (output, CPU seconds) pairs in a driver run's stdout (complete lines only). An output is a value,
+    `Converted`, or `Unjudgeable` when the judge cannot compare a program's answer with it: the reference
+    raised, the driver could not send the value, or it is over the judge's per-value limits (which a
+    program's answer must fit too). `DataError` for a malformed line."""
+    out: list[tuple[Any, float]] = []
     for line in stdout.split("\n")[:-1]:  # the last piece is empty or a cut line
         i = start + len(out)
         raw = line.encode("utf-8", "surrogateescape")
         try:
-            frame = loads_untrusted(raw)
-            if type(frame) is not list or len(frame) != 2 or frame[0] not in ("v", "e", "x"):
+            fr = loads_untrusted(raw)
+            if type(fr) is not list or not 3 <= len(fr) <= 4 or fr[0] not in ("v", "e", "x") or (
+                    fr[0] == "v") != (len(fr) == 4):
                 raise ProtocolError("not a driver line")
         except ProtocolError as e:
             raise DataError(f"the reference {entry_point}'s output for input {i} is unreadable ({e})") from None
-        if frame[0] == "e":
-            raise DataError(f"the reference {entry_point} raised on input {i}: {str(frame[1])[:200]}")
-        if frame[0] == "x":
-            out.append(Unjudgeable(str(frame[1])[:200]))
+        cpu = _cpu(fr[2])
+        if fr[0] == "e":
+            out.append((Unjudgeable(f"the reference raised {str(fr[1])[:200]}"), cpu))
+        elif fr[0] == "x":
+            out.append((Unjudgeable(str(fr[1])[:200]), cpu))
         elif len(raw) > MAX_CHILD_FRAME_BYTES:
-            out.append(Unjudgeable(f"an output of {len(raw)} bytes, over the judge's {MAX_CHILD_FRAME_BYTES}"))
+            out.append((Unjudgeable(f"an output of {len(raw)} bytes, over the judge's {MAX_CHILD_FRAME_BYTES}"), cpu))
         else:
             try:
-                out.append(decode_value(frame[1], [CHUNK_NODES]))
+                value = decode_value(fr[1], [CHUNK_NODES])
             except ValueRejected as e:
-                out.append(Unjudgeable(f"an output the judge cannot take ({e})"))
+                out.append((Unjudgeable(f"an output the judge cannot take ({e})"), cpu))
+                continue
+            base = fr[3] if fr[3] in _CONVERSIONS else ""
+            out.append((Converted(value, base) if base else value, cpu))
     return out
+
+
+_CONVERSIONS = frozenset({"int", "float", "str", "list", "tuple", "set", "frozenset", "dict", "bytes", "complex"})
+
+
+def _reference_part(problem: EvalPlusProblem, pool: CodePool, given: tuple[Any, ...] | None,
+                    inputs: tuple[Args, ...], timeout_s: float | None) -> ReferenceRun:
+    if given is not None or not inputs:
+        out = given[:len(inputs)] if given is not None else ()
+        return ReferenceRun(out, (0.0,) * len(out))
+    return reference_run(pool, problem.reference, problem.entry_point, inputs, timeout_s=timeout_s,
+                         not_none=problem.compare == "not_none")
+
+
+def expected_run(problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
+                 timeout_s: float | None = None) -> ReferenceRun:
+    """The problem's expected outputs for `EvalPlusProblem.inputs` (``plus``) and the reference's CPU on
+    each: the row's outputs (CPU unknown: 0), or its reference's (`reference_run`, cached)."""
+    base = _reference_part(problem, pool, problem.base_outputs, problem.base_inputs, timeout_s)
+    extra = _reference_part(problem, pool, problem.plus_outputs, problem.plus_inputs if plus else (), timeout_s)
+    return ReferenceRun(base.outputs + extra.outputs, base.cpu + extra.cpu)
 
 
 def expected_outputs(problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
                      timeout_s: float | None = None) -> tuple[Any, ...]:
-    """The problem's expected outputs for `EvalPlusProblem.inputs` (``plus``): the row's, or its reference's
-    (`reference_outputs`, cached)."""
-    parts: list[tuple[Any, ...]] = []
-    for given, inputs in ((problem.base_outputs, problem.base_inputs),
-                          (problem.plus_outputs, problem.plus_inputs if plus else ())):
-        if given is not None or not inputs:
-            parts.append(given[:len(inputs)] if given is not None else ())
-        else:
-            parts.append(reference_outputs(pool, problem.reference, problem.entry_point, inputs,
-                                           timeout_s=timeout_s, not_none=problem.compare == "not_none"))
-    return parts[0] + parts[1]
+    """`expected_run`'s outputs."""
+    return expected_run(problem, pool, plus=plus, timeout_s=timeout_s).outputs
 
 
 # ------------------------------------------------------------------------------------- judging programs
@@ -489,9 +560,16 @@ def _nodes(v: Any) -> int:
 
 
 def _one_test(problem: EvalPlusProblem, i: int, args: Args, exp: Any) -> str:
-    if problem.compare == "exact":
-        return expected_output_tests(problem.entry_point, [args], [exp], problem.atol)[0]
     call = f"{problem.entry_point}({', '.join(literal(a, f'inputs[{i}]') for a in args)})"
+    if problem.compare == "exact":
+        if not isinstance(exp, Converted):
+            return expected_output_tests(problem.entry_point, [args], [exp], problem.atol)[0]
+        # the program's answer goes through the same conversion: `expected_output_tests`'s one call of the
+        # entry point (its first occurrence, the test's only one) becomes ``builtin(call)``
+        test = expected_output_tests(problem.entry_point, [args], [exp.value], problem.atol)[0]
+        at = test.index(call)
+        return f"{test[:at]}{exp.builtin}({call}){test[at + len(call):]}"
+    exp = exp.value if isinstance(exp, Converted) else exp
     if problem.compare == "set":
         try:
             return f"assert set({call}) == {literal(set(exp), f'outputs[{i}]')}"
@@ -501,14 +579,17 @@ def _one_test(problem: EvalPlusProblem, i: int, args: Args, exp: Any) -> str:
     return f"assert (repr({call}) not in ('None', 'False')) == {bool(exp)!r}"
 
 
-def program_tests(problem: EvalPlusProblem, outputs: Sequence[Any], *, plus: bool = True) -> ProblemTests:
-    """The judge tests of ``problem`` given its expected ``outputs`` (for ``problem.inputs(plus)``): one assert
-    per input, `expected_output_tests`'s (exact or EvalPlus's float rule), or the MBPP+ set / not-None
+def program_tests(problem: EvalPlusProblem, outputs: Sequence[Any], *, plus: bool = True,
+                  cpu: Sequence[float] = ()) -> ProblemTests:
+    """The judge tests of ``problem`` given its expected ``outputs`` (for ``problem.inputs(plus)``; ``cpu``:
+    the reference's CPU seconds per input, if known): one assert per input, `expected_output_tests`'s (exact
+    or EvalPlus's float rule; a `Converted` output through its conversion), or the MBPP+ set / not-None
     comparisons. An input whose output is `Unjudgeable`, or whose test the judge refuses (longer than
     `_judge.MAX_TEST_CHARS`), is left out and listed in ``skipped`` with why."""
     inputs = problem.inputs(plus)
     if len(outputs) != len(inputs):
         raise ConfigError(f"{problem.task_id}: {len(outputs)} outputs for {len(inputs)} inputs")
+    costs = list(cpu) + [0.0] * (len(inputs) - len(cpu))
     tests: list[str] = []
     kept: list[int] = []
     nodes: list[int] = []
@@ -523,22 +604,24 @@ def program_tests(problem: EvalPlusProblem, outputs: Sequence[Any], *, plus: boo
             skipped[i] = str(e).replace("inputs[0] and outputs[0]", "the input and output")[:200]
             continue
         kept.append(i)
-        nodes.append(_nodes(exp))
-    return ProblemTests(tuple(tests), tuple(kept), skipped, tuple(nodes))
+        nodes.append(_nodes(exp.value if isinstance(exp, Converted) else exp))
+    return ProblemTests(tuple(tests), tuple(kept), skipped, tuple(nodes), tuple(costs[i] for i in kept))
 
 
-def _chunks(t: ProblemTests, chunk: int) -> Iterator[list[str]]:
-    """The tests in programs of at most ``chunk`` tests, `CHUNK_NODES` expected values, `CHUNK_CHARS`."""
+def _chunks(t: ProblemTests, chunk: int) -> Iterator[tuple[list[str], float]]:
+    """The tests in programs of at most ``chunk`` tests, `CHUNK_NODES` expected values and `CHUNK_CHARS`,
+    each with the reference's CPU seconds on its inputs."""
     part: list[str] = []
     nodes = chars = 0
-    for test, n in zip(t.tests, t.nodes):
+    cpu = 0.0
+    for test, n, c in zip(t.tests, t.nodes, t.cpu or (0.0,) * len(t.tests)):
         if part and (len(part) >= chunk or nodes + n > CHUNK_NODES or chars + len(test) > CHUNK_CHARS):
-            yield part
-            part, nodes, chars = [], 0, 0
+            yield part, cpu
+            part, nodes, chars, cpu = [], 0, 0, 0.0
         part.append(test)
-        nodes, chars = nodes + n, chars + len(test)
+        nodes, chars, cpu = nodes + n, chars + len(test), cpu + c
     if part:
-        yield part
+        yield part, cpu
 
 
 def response_program(response: str, problem: EvalPlusProblem) -> str | None:
@@ -568,8 +651,9 @@ def _merge(parts: list[ExecutionResult]) -> ExecutionResult:
 
 def problem_tests(problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
                   timeout_s: float | None = None) -> ProblemTests:
-    """`program_tests` over `expected_outputs` (computed in ``pool`` once, then cached)."""
-    return program_tests(problem, expected_outputs(problem, pool, plus=plus, timeout_s=timeout_s), plus=plus)
+    """`program_tests` over `expected_run` (computed in ``pool`` once, then cached)."""
+    ran = expected_run(problem, pool, plus=plus, timeout_s=timeout_s)
+    return program_tests(problem, ran.outputs, plus=plus, cpu=ran.cpu)
 
 
 def run_program(code: str, problem: EvalPlusProblem, pool: CodePool, *, plus: bool = True,
@@ -578,14 +662,17 @@ def run_program(code: str, problem: EvalPlusProblem, pool: CodePool, *, plus: bo
     `problem_tests` keeps; none kept: status ``no_tests``, never a pass).
 
     A problem with more tests than one program takes (``chunk`` tests, `CHUNK_NODES` expected values,
-    `CHUNK_CHARS` of test source) runs as several programs, each with its own CPU limit ``timeout_s``,
-    merged into one result.
+    `CHUNK_CHARS` of test source) runs as several programs, merged into one result. Each program's CPU
+    limit is ``timeout_s`` (default the pool's) or `TIME_FACTOR` times the reference's CPU on its inputs,
+    whichever is larger.
 
     Raises:
-        DataError: the expected outputs cannot be computed (see `reference_outputs`).
+        DataError: the expected outputs cannot be computed (see `reference_run`).
     """
-    t = problem_tests(problem, pool, plus=plus)
-    futs: list[Future[ExecutionResult]] = [pool.submit(code, part, "", timeout_s) for part in _chunks(t, max(1, chunk))]
+    t = problem_tests(problem, pool, plus=plus, timeout_s=timeout_s)
+    floor = float(timeout_s) if timeout_s is not None else float(pool.timeout_s)
+    futs: list[Future[ExecutionResult]] = [pool.submit(code, part, "", max(floor, TIME_FACTOR * cpu))
+                                           for part, cpu in _chunks(t, max(1, chunk))]
     if not futs:
         return pool.submit(code, [], "", timeout_s).result()
     parts = [f.result() for f in futs]

@@ -14,6 +14,7 @@ import pytest
 from verifiers import evalplus
 from verifiers.errors import DataError
 from verifiers.evalplus import (
+    Converted,
     EvalPlusProblem,
     Unjudgeable,
     evalplus_row,
@@ -173,13 +174,43 @@ def test_reference_outputs_resume_past_the_output_cap(pool: CodePool) -> None:
     assert reference_outputs(pool, ref, "f", inputs) == tuple(str(i) * 400 for i in range(40))
 
 
-def test_reference_failures_are_clear(pool: CodePool) -> None:
-    with pytest.raises(DataError, match=r"raised on input 1: ZeroDivisionError"):
-        reference_outputs(pool, "def f(x):\n    return 1 / x\n", "f", [[1], [0]])
-    with pytest.raises(DataError, match=r"no output for input 0 \(timeout"):
-        reference_outputs(pool, "def f(x):\n    while True:\n        pass\n", "f", [[1]], timeout_s=0.5)
+def test_reference_failures(pool: CodePool) -> None:
+    # an input the reference raises on, or alone runs out of CPU on, is left out (listed); the rest computed
+    out = reference_outputs(pool, "def f(x):\n    return 1 / x\n", "f", [[1], [0], [2]])
+    assert out[0] == 1.0 and out[2] == 0.5 and isinstance(out[1], Unjudgeable)
+    assert out[1].reason.startswith("the reference raised ZeroDivisionError")
+    spin = "def f(x):\n    while x:\n        pass\n    return x\n"
+    out = reference_outputs(pool, spin, "f", [[0], [1], [0]], timeout_s=0.3)
+    assert out[0] == 0 == out[2] and "timeout limit on this input alone" in out[1].reason  # type: ignore[union-attr]
+    with pytest.raises(DataError, match=r"no output for input 3 \(timeout"):  # a reference that is just broken
+        reference_outputs(pool, spin, "f", [[1]] * 5, timeout_s=0.3)
     with pytest.raises(DataError, match="syntax_error"):
         reference_outputs(pool, "def f(x) return x\n", "f", [[1]])
+    with pytest.raises(DataError, match="runtime_error"):
+        reference_outputs(pool, "def g(x):\n    return x\n", "f", [[1]])  # no entry point
+
+
+def test_builtin_subclasses_compare_through_their_builtin(pool: CodePool) -> None:
+    # MBPP+ Mbpp/88 returns a collections.Counter; EvalPlus's == compares it with a dict
+    ref = "import collections\ndef freq(xs):\n    return collections.Counter(xs)\n"
+    p = EvalPlusProblem("T/5", "freq", "", ref, ((["a", "b", "a"],),))
+    (out,) = expected_outputs(p, pool)
+    assert out == Converted({"a": 2, "b": 1}, "dict")
+    assert problem_tests(p, pool).tests == ("assert dict(freq(['a', 'b', 'a'])) == {'a': 2, 'b': 1}",)
+    assert run_program(ref, p, pool).passed  # the program's own Counter, converted in the sandbox
+    assert run_program("def freq(xs):\n    return {x: xs.count(x) for x in xs}\n", p, pool).passed
+    assert not run_program("def freq(xs):\n    return {x: 1 for x in xs}\n", p, pool).passed
+
+
+def test_cpu_limit_follows_the_reference(pool: CodePool, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow = "def f(x):\n    n = 0\n    for i in range(x):\n        n += i\n    return n\n"
+    p = EvalPlusProblem("T/6", "f", "", slow, tuple((1_500_000 + i,) for i in range(4)))
+    t = problem_tests(p, pool)
+    assert len(t.cpu) == 4 and all(c > 0.01 for c in t.cpu)
+    r = run_program(slow, p, pool, timeout_s=0.05)  # the floor is too small; 4x the reference's CPU is not
+    assert r.passed, r.detail
+    monkeypatch.setattr(evalplus, "TIME_FACTOR", 0.0)
+    assert run_program(slow, p, pool, timeout_s=0.05).status == "timeout"
 
 
 def test_outputs_the_judge_cannot_take_come_back_unjudgeable(pool: CodePool) -> None:
