@@ -142,6 +142,11 @@ def _markdown(s: dict[str, Any], args: argparse.Namespace, seconds: float) -> st
         if isinstance(v, dict) and "judged" in v:
             lines.append(f"| {name} | {v['judged']} | {v['pass_base']} | {v['pass_plus']} | "
                          f"{len(v['pass_base_fail_plus'])} |")
+    for name, v in s.items():
+        if isinstance(v, dict) and "judged" in v and name != "canonical":
+            lines += ["", (f"{name}: passed base, failed plus (caught by the plus inputs only): "
+                      f"{', '.join(v['pass_base_fail_plus']) or 'none'}; passing both: "
+                      f"{', '.join(v['passing_plus']) or 'none'}; statuses on base + plus: {v['statuses_plus']}")]
     if s["problems_with_inputs_left_out"]:
         lines += ["", "Inputs left out (count: first reason):",
                   *[f"- {t}: {e}" for t, e in s["problems_with_inputs_left_out"].items()]]

@@ -15,12 +15,15 @@ A response is then judged by `verifiers.sandbox.expected_output_tests` (the prog
 ``entry_point(*inputs)``; outputs and tolerance stay in this process): exact, or EvalPlus's float rule with
 the row's ``atol``. An input the judge cannot decide (its expected output is not plain data, an int too long
 to print, over the judge's size limits, or its test longer than the judge takes) is left out and listed
-(`ProblemTests.skipped`); a problem with many tests runs as several programs (`run_program`). MBPP+ specifics reproduced: its inputs' tuples/sets/complex numbers, stored as JSON
-lists and strings, are rebuilt per task (`mbpp_plus_inputs`, after EvalPlus's ``mbpp_deserialize_inputs``);
-its set-valued tasks compare ``set(out) == set(exp)`` and its "not None" tasks compare whether a value was
-returned (`MBPP_SET_OUTPUT`, `MBPP_NOT_NONE`). EvalPlus's bespoke oracles (HumanEval ``find_zero``; MBPP
-``are_equivalent``, ``sum_div``, ``surface_Area``, ``digit_distance_nums``) are not: those problems are
-compared with the reference's outputs and flagged in `EvalPlusProblem.special_oracle`.
+(`ProblemTests.skipped`); a problem with many tests runs as several programs (`run_program`).
+
+EvalPlus's special comparisons reproduced: HumanEval+'s ``find_zero`` is judged by its oracle (the answer is
+a root: ``abs(poly(xs, out)) <= atol``, `POLY_ORACLE` evaluated in this process); MBPP+'s inputs get back the
+tuples/sets/complex numbers JSON lost, per task (`mbpp_plus_inputs`, after EvalPlus's
+``mbpp_deserialize_inputs``); its set-valued tasks compare ``set(out) == set(exp)`` and its "not None" tasks
+whether a value was returned (`MBPP_SET_OUTPUT`, `MBPP_NOT_NONE`). Not reproduced: MBPP+'s bespoke oracles
+(``are_equivalent``, ``sum_div``, ``surface_Area``, ``digit_distance_nums``): those problems compare with
+the reference's outputs and are flagged in `EvalPlusProblem.special_oracle`.
 
 Example:
     >>> p = evalplus_row({"task_id": "T/0", "entry_point": "add", "prompt": "def add(a, b):\\n",
@@ -67,15 +70,18 @@ __all__ = ["MBPP_NOT_NONE", "MBPP_SET_OUTPUT", "SPECIAL_ORACLES", "Converted", "
            "mbpp_plus_inputs", "problem_tests", "program_tests", "reference_outputs", "reference_run",
            "response_program", "run_program", "run_response"]
 
-Compare = Literal["exact", "set", "not_none"]
+Compare = Literal["exact", "set", "not_none", "poly_root"]
 
 # MBPP+ entry points EvalPlus compares specially (``evalplus/eval/_special_oracle.py``).
 MBPP_SET_OUTPUT = frozenset({"similar_elements", "find_char_long", "common_in_nested_lists", "extract_singly",
                              "larg_nnum", "intersection_array", "find_dissimilar", "Diff"})
 MBPP_NOT_NONE = frozenset({"check_str", "text_match_three", "text_starta_endb"})
 # Entry points whose EvalPlus oracle is bespoke code (not reproduced; compared with the reference's outputs).
-SPECIAL_ORACLES = {"humaneval": frozenset({"find_zero"}),
-                   "mbpp": frozenset({"are_equivalent", "sum_div", "surface_Area", "digit_distance_nums"})}
+SPECIAL_ORACLES = frozenset({"are_equivalent", "sum_div", "surface_Area", "digit_distance_nums"})  # MBPP+
+# HumanEval+'s find_zero: the answer must be a root of the polynomial (EvalPlus's ``_poly`` oracle): the
+# judge evaluates this set-up function in this process, on the program's answer.
+POLY_ORACLE = ("import math\n\n\ndef evalplus_poly(xs, x):\n"
+               "    return sum(c * math.pow(x, i) for i, c in enumerate(xs))\n")
 MAX_TEST_CHUNK = 250  # tests per sandboxed program: a problem with more runs as several programs (see run_program)
 CHUNK_NODES = MAX_VALUE_NODES // 3  # expected-output values per program (the program's answers must fit the budget)
 CHUNK_CHARS = 2_000_000  # test source per program (its inputs travel in one request frame)
@@ -215,6 +221,7 @@ class ProblemTests:
     skipped: Mapping[int, str]
     nodes: tuple[int, ...] = ()  # size of each kept test's expected output (values), for chunking
     cpu: tuple[float, ...] = ()  # the reference's CPU seconds on each kept test's input (0: unknown)
+    setup_code: str = ""  # what the tests read beside the program (`POLY_ORACLE`), evaluated in the parent
 
 
 @dataclass(frozen=True)
@@ -229,8 +236,9 @@ class EvalPlusProblem:
             canonical_solution``).
         base_inputs, plus_inputs: argument lists (the original tests' inputs; EvalPlus's added ones).
         atol: EvalPlus's absolute tolerance (0: exact, floats get 1e-6; see `expected_output_tests`).
-        compare: ``exact`` (EvalPlus's default rule), ``set`` (``set(out) == set(exp)``) or ``not_none``
-            (MBPP+: whether a value other than None was returned; a bool is compared as itself).
+        compare: ``exact`` (EvalPlus's default rule), ``set`` (``set(out) == set(exp)``), ``not_none``
+            (MBPP+: whether a value other than None was returned; a bool is compared as itself) or
+            ``poly_root`` (HumanEval+ ``find_zero``: ``abs(poly(xs, out)) <= atol``).
         base_outputs, plus_outputs: expected outputs given in the row, or None (computed from ``reference``).
         special_oracle: the name of EvalPlus's bespoke oracle for this problem, not reproduced here ("" if none).
     """
@@ -358,8 +366,8 @@ def evalplus_row(row: Mapping[str, Any], where: str = "row") -> EvalPlusProblem:
     if mbpp:
         base, plus = mbpp_plus_inputs(task_id, base), mbpp_plus_inputs(task_id, plus)
     compare: Compare = ("set" if entry in MBPP_SET_OUTPUT else "not_none" if entry in MBPP_NOT_NONE
-                        else "exact") if mbpp else "exact"
-    special = entry if entry in SPECIAL_ORACLES["mbpp" if mbpp else "humaneval"] else ""
+                        else "exact") if mbpp else "poly_root" if entry == "find_zero" else "exact"
+    special = entry if mbpp and entry in SPECIAL_ORACLES else ""
     return EvalPlusProblem(task_id, entry, str(row["prompt"]), str(row["prompt"]) + str(row["canonical_solution"]),
                            base, plus, _atol(row.get("atol", 0), where), compare,
                            _outputs(row, "base_output", len(base), where),
@@ -575,6 +583,8 @@ def _one_test(problem: EvalPlusProblem, i: int, args: Args, exp: Any) -> str:
             return f"assert set({call}) == {literal(set(exp), f'outputs[{i}]')}"
         except TypeError:  # unhashable members: no set to compare with (EvalPlus's set() would raise too)
             return f"assert {call} == {literal(exp, f'outputs[{i}]')}"
+    if problem.compare == "poly_root":  # the answer is a root (the reference's output is not needed)
+        return f"assert abs(evalplus_poly({literal(args[0], f'inputs[{i}]')}, {call})) <= {problem.atol or 1e-6!r}"
     # not_none: True/False for itself, any other value as "not None" (repr: a match object too)
     return f"assert (repr({call}) not in ('None', 'False')) == {bool(exp)!r}"
 
@@ -605,7 +615,8 @@ def program_tests(problem: EvalPlusProblem, outputs: Sequence[Any], *, plus: boo
             continue
         kept.append(i)
         nodes.append(_nodes(exp.value if isinstance(exp, Converted) else exp))
-    return ProblemTests(tuple(tests), tuple(kept), skipped, tuple(nodes), tuple(costs[i] for i in kept))
+    return ProblemTests(tuple(tests), tuple(kept), skipped, tuple(nodes), tuple(costs[i] for i in kept),
+                        POLY_ORACLE if problem.compare == "poly_root" else "")
 
 
 def _chunks(t: ProblemTests, chunk: int) -> Iterator[tuple[list[str], float]]:
@@ -671,7 +682,7 @@ def run_program(code: str, problem: EvalPlusProblem, pool: CodePool, *, plus: bo
     """
     t = problem_tests(problem, pool, plus=plus, timeout_s=timeout_s)
     floor = float(timeout_s) if timeout_s is not None else float(pool.timeout_s)
-    futs: list[Future[ExecutionResult]] = [pool.submit(code, part, "", max(floor, TIME_FACTOR * cpu))
+    futs: list[Future[ExecutionResult]] = [pool.submit(code, part, t.setup_code, max(floor, TIME_FACTOR * cpu))
                                            for part, cpu in _chunks(t, max(1, chunk))]
     if not futs:
         return pool.submit(code, [], "", timeout_s).result()

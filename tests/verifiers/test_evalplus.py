@@ -57,7 +57,8 @@ def test_humaneval_plus_row() -> None:
     assert p.reference == he_row()["prompt"] + "    return a + b\n"
     assert p.inputs(plus=False) == ((1, 2), (3, 4)) and p.inputs() == ((1, 2), (3, 4), (10**6, -5), (0, 0))
     assert p.atol == 1e-6 and p.base_outputs is None
-    assert evalplus_row(he_row(entry_point="find_zero")).special_oracle == "find_zero"
+    fz = evalplus_row(he_row(entry_point="find_zero"))
+    assert (fz.compare, fz.special_oracle) == ("poly_root", "")  # its oracle is reproduced
 
 
 def test_mbpp_plus_row_rebuilds_tuples_sets_and_complex() -> None:
@@ -260,6 +261,25 @@ def test_mbpp_plus_end_to_end(pool: CodePool) -> None:
                         n, pool).passed  # the program's match object is fine too
     assert run_response("```python\ndef check_str(s):\n  return s[0] in 'aeiou'\n```", n, pool).passed
     assert not run_response("```python\ndef check_str(s):\n  return None\n```", n, pool).passed
+
+
+def test_find_zero_is_judged_by_its_oracle(pool: CodePool) -> None:
+    # HumanEval+ find_zero: any root passes (EvalPlus's _poly oracle), not only the reference's
+    prompt = "import math\n\n\ndef poly(xs, x):\n    return sum(c * math.pow(x, i) for i, c in enumerate(xs))\n\n\n" \
+             "def find_zero(xs):\n"
+    canonical = "    lo, hi = 0.0, 10.0\n    for _ in range(100):\n        mid = (lo + hi) / 2\n" \
+                "        if poly(xs, lo) * poly(xs, mid) <= 0:\n            hi = mid\n        else:\n" \
+                "            lo = mid\n    return lo\n"
+    p = evalplus_row(he_row(entry_point="find_zero", prompt=prompt, canonical_solution=canonical,
+                            base_input=[[[-2, 0, 1]]], plus_input=[[[-9, 0, 1]]], atol=1e-4))
+    t = problem_tests(p, pool)
+    assert t.tests[0] == "assert abs(evalplus_poly([-2, 0, 1], find_zero([-2, 0, 1]))) <= 0.0001" and t.setup_code
+    assert run_response(canonical, p, pool).passed
+    assert run_response("    return -math.sqrt(-xs[0])\n", p, pool).passed  # the other root
+    assert not run_response("    return 1.0\n", p, pool).passed
+    # the program's own poly (the prompt's, or a lying one) is not what judges it
+    assert not run_response("def poly(xs, x):\n    return 0\n\n\ndef find_zero(xs):\n    return 1.0\n", p,
+                            pool).passed
 
 
 def test_float_atol_nan_and_sequences(pool: CodePool) -> None:
