@@ -323,3 +323,13 @@ def test_big_inputs_are_left_out_clearly(pool: CodePool) -> None:
     assert "longer than the judge's" in problem_tests(p, pool).skipped[0]
     r = run_program("def f(x):\n    return len(x)\n", p, pool)
     assert (r.passed, r.status) == (False, "no_tests")  # nothing left to judge: never a pass
+
+
+def test_an_entry_point_named_like_a_builtin_is_the_programs(pool: CodePool) -> None:
+    # MBPP+ Mbpp/126 names its function `sum` and returns floats: the float form `all(... for out in [sum(..)])`
+    # must call the program's `sum`, as the plain form `assert sum(10, 15) == 6` does
+    ref = "def sum(a, b):\n    return float(a + b)\n"
+    p = EvalPlusProblem("Mbpp/9126", "sum", "", ref, ((10, 15), (1, 2)))
+    assert problem_tests(p, pool).tests[0].startswith("assert all(")
+    assert run_program(ref, p, pool).passed
+    assert not run_program("def sum(a, b):\n    return float(a - b)\n", p, pool).passed
