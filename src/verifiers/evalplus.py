@@ -14,8 +14,10 @@ per (reference, entry point, inputs) in this process. A row may also carry the o
 A response is then judged by `verifiers.sandbox.expected_output_tests` (the program computes only
 ``entry_point(*inputs)``; outputs and tolerance stay in this process): exact, or EvalPlus's float rule with
 the row's ``atol``. An input the judge cannot decide (its expected output is not plain data, an int too long
-to print, over the judge's size limits, or its test longer than the judge takes) is left out and listed
-(`ProblemTests.skipped`); a problem with many tests runs as several programs (`run_program`).
+to print, over the judge's size limits, or its test longer than the judge takes; the reference raises on it
+or alone exceeds the CPU or memory limit) is left out and listed (`ProblemTests.skipped`). A problem with
+many tests runs as several programs (`run_program`), each with a CPU limit of at least `TIME_FACTOR` times
+the reference's CPU on its inputs.
 
 EvalPlus's special comparisons reproduced: HumanEval+'s ``find_zero`` is judged by its oracle (the answer is
 a root: ``abs(poly(xs, out)) <= atol``, `POLY_ORACLE` evaluated in this process); MBPP+'s inputs get back the
@@ -471,8 +473,10 @@ def reference_run(pool: CodePool, reference: str, entry_point: str, inputs: Sequ
         start = len(outputs)
         rec = pool.submit_run(code, json.dumps(wire[start:]).encode(), timeout).result()
         got = _parse_reference_lines(rec.stdout, entry_point, start)
+        claimed = sum(c for _, c in got)  # the driver's split of the run's CPU; its total is the sandbox's
+        scale = min(1.0, rec.cpu_s / claimed) if claimed > 0 else 0.0
         outputs += [o for o, _ in got]
-        cpu += [c for _, c in got]
+        cpu += [c * scale for _, c in got]
         if got:
             continue
         if rec.status in ("timeout", "memory") and limited < MAX_REFERENCE_LIMITS:
