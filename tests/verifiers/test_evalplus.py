@@ -24,6 +24,7 @@ from verifiers.evalplus import (
     problem_tests,
     program_tests,
     reference_outputs,
+    reference_run,
     response_program,
     run_program,
     run_response,
@@ -333,3 +334,13 @@ def test_an_entry_point_named_like_a_builtin_is_the_programs(pool: CodePool) -> 
     assert problem_tests(p, pool).tests[0].startswith("assert all(")
     assert run_program(ref, p, pool).passed
     assert not run_program("def sum(a, b):\n    return float(a - b)\n", p, pool).passed
+
+
+def test_a_reference_cannot_inflate_the_cpu_limit(pool: CodePool) -> None:
+    # the driver's per-call CPU comes from the reference's process: a clock it rigs is scaled back to the
+    # total the sandbox measured for the run
+    ref = ("import itertools, time\n_t = itertools.count(0, 1000.0)\ntime.process_time = lambda: next(_t)\n"
+           "def f(x):\n    return x\n")
+    run = reference_run(pool, ref, "f", [[1], [2], [3]])
+    assert run.outputs == (1, 2, 3)
+    assert sum(run.cpu) < 5.0, run.cpu
