@@ -181,15 +181,19 @@ def test_reference_failures(pool: CodePool) -> None:
     out = reference_outputs(pool, "def f(x):\n    return 1 / x\n", "f", [[1], [0], [2]])
     assert out[0] == 1.0 and out[2] == 0.5 and isinstance(out[1], Unjudgeable)
     assert out[1].reason.startswith("the reference raised ZeroDivisionError")
+    with pytest.raises(DataError, match="syntax_error"):
+        reference_outputs(pool, "def f(x) return x\n", "f", [[1]])
+    with pytest.raises(DataError, match="runtime_error"):
+        reference_outputs(pool, "def g(x):\n    return x\n", "f", [[1]])  # no entry point
+
+
+@pytest.mark.slow
+def test_reference_over_the_cpu_limit(pool: CodePool) -> None:
     spin = "def f(x):\n    while x:\n        pass\n    return x\n"
     out = reference_outputs(pool, spin, "f", [[0], [1], [0]], timeout_s=0.3)
     assert out[0] == 0 == out[2] and "timeout limit on this input alone" in out[1].reason  # type: ignore[union-attr]
     with pytest.raises(DataError, match=r"no output for input 3 \(timeout"):  # a reference that is just broken
         reference_outputs(pool, spin, "f", [[1]] * 5, timeout_s=0.3)
-    with pytest.raises(DataError, match="syntax_error"):
-        reference_outputs(pool, "def f(x) return x\n", "f", [[1]])
-    with pytest.raises(DataError, match="runtime_error"):
-        reference_outputs(pool, "def g(x):\n    return x\n", "f", [[1]])  # no entry point
 
 
 def test_builtin_subclasses_compare_through_their_builtin(pool: CodePool) -> None:
@@ -306,6 +310,7 @@ def test_many_tests_run_in_chunks(pool: CodePool) -> None:
     assert [t.status for t in r.per_test][-1] == "failed"
 
 
+@pytest.mark.slow
 def test_chunks_keep_each_program_within_the_value_budget(pool: CodePool, monkeypatch: pytest.MonkeyPatch) -> None:
     # 8 outputs of 20,001 values each: 160k values, over the 150k one program may return
     n = 8
