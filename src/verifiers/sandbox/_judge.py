@@ -446,7 +446,15 @@ class _Planner:
 
     @staticmethod
     def subject(test: ast.expr) -> ast.expr:
-        return test.left if isinstance(test, ast.Compare) else test
+        """The test's subject: the left side of a comparison, else the test; in the shape expected-output
+        tests compile a tolerance to (`_expected`: ``all(COND for out in [CALL])``), ``CALL``, so an entry
+        point named like a builtin (``sum``) is the program's there as in ``assert sum(1, 2) == 3``."""
+        s = test.left if isinstance(test, ast.Compare) else test
+        if (isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.func.id == "all" and len(s.args) == 1
+                and not s.keywords and isinstance(g := s.args[0], ast.GeneratorExp) and len(g.generators) == 1
+                and isinstance(it := g.generators[0].iter, ast.List) and len(it.elts) == 1):
+            return it.elts[0]
+        return s
 
     def entry_candidate(self, test: ast.expr) -> str | None:
         """The builtin called at the root of the test's subject when the test names nothing else."""
