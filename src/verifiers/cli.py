@@ -153,6 +153,8 @@ def cmd_score(args: argparse.Namespace) -> int:
                 value: Any = _function_tests_of(row, gold_field)
             elif isinstance(codec, StdioReference):  # stdin/stdout tests: the codec reads every shape
                 value = field_value(row, gold_field)
+                if isinstance(value, list):  # the tests alone: the row's own checker, tolerance and limit apply
+                    value = {"tests": value, **{k: row[k] for k in codec.row_options if row.get(k) is not None}}
             else:
                 value = tests_of(row, gold_field) if code else gold_of(row, gold_field)
             ref = codec.decode(value, str(row.get("setup_code") or ""))

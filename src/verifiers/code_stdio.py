@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from verifiers._problem import StdioTests
-from verifiers.errors import ConfigError, SandboxError
+from verifiers.errors import ConfigError, DataError, SandboxError
 from verifiers.mbpp import Config as _MbppConfig
 from verifiers.mbpp import extract_code
 from verifiers.rewards._config import combine
@@ -116,8 +116,12 @@ def reference(value: Any) -> StdioTests:
 
     Raises:
         TypeError: any other shape (the message says which field is wrong).
+        DataError: more than `MAX_TESTS` tests (scoring a prefix would pass programs that fail the rest).
     """
     if isinstance(value, StdioTests):
+        if len(value.tests) > MAX_TESTS:
+            raise DataError(f"a stdin/stdout problem has {len(value.tests)} tests, more than {MAX_TESTS}; this task "
+                            "runs every test, so keep at most that many in the row")
         return value
     if isinstance(value, str):
         try:
@@ -142,6 +146,9 @@ def reference(value: Any) -> StdioTests:
         if not isinstance(pair[0], str) or not isinstance(pair[1], str):
             raise TypeError(f"stdin/stdout test {i}: 'input' and 'output' must be strings")
         pairs.append((pair[0], pair[1]))
+        if len(pairs) > MAX_TESTS:  # never score on a prefix: a program failing only later tests would pass
+            raise DataError(f"a stdin/stdout problem has more than {MAX_TESTS} tests; this task runs every test, "
+                            "so keep at most that many in the row")
     checker, tol, limit = extra.get("checker") or "", extra.get("float_tol"), extra.get("time_limit_s")
     if not isinstance(checker, str):
         raise TypeError("'checker' must be Python source text")
@@ -237,7 +244,7 @@ def score_batch(responses: Iterable[str], references: Iterable[Any], *, workers:
         match = OutputMatch(float_tol=ref.float_tol, checker=ref.checker or None)
         try:
             futures.append(runner.submit_stdio(
-                code, [StdioTest(i, o) for i, o in ref.tests[:MAX_TESTS]], match=match,
+                code, [StdioTest(i, o) for i, o in ref.tests], match=match,
                 timeout_s=ref.time_limit_s or cfg.timeout, total_timeout_s=cfg.total_timeout,
                 stop_on_failure=cfg.stops_early))
         except SandboxError as exc:

@@ -141,6 +141,7 @@ class StdioReference(TestsReference):
     """
 
     columns: tuple[str, ...] = ("tests", "ground_truth")
+    row_options: tuple[str, ...] = ("checker", "float_tol", "time_limit_s")  # beside ``tests`` in a row
 
     def of(self, problem: Problem) -> StdioTests:  # type: ignore[override]
         from verifiers.code_stdio import reference

@@ -241,7 +241,36 @@ def test_load_problems_reads_a_public_schema_file(tmp_path: Path, pool: CodePool
 
 
 def test_the_task_pool_takes_a_contest_sized_output(pool: CodePool) -> None:
-    del pool  # requested for its skip where the sandbox cannot start; the task's own pool is under test
-    big = 3 * 10**5  # ~2 MB of output, far over the default pool's 8 KiB cap
+    del pool  # requested for its skip where the sandbox cannot start; the task's default pool is under test
+    big = 3 * 10**5  # ~2 MB of output, far over a function task's 8 KiB diagnostic cap
     ref = code_stdio.StdioTests((("", "".join(f"{k}\n" for k in range(big))),))
     assert code_stdio.score(fenced(f"print('\\n'.join(map(str, range({big}))))\n"), ref).correct
+
+
+def test_more_tests_than_the_task_runs_is_a_data_error_never_a_prefix() -> None:
+    """A row with more than MAX_TESTS tests: scoring its first MAX_TESTS would pass a program failing only the rest
+    (redteam27b F6), so the reference is refused."""
+    many = [{"input": f"{k}\n", "output": f"{k}\n"} for k in range(code_stdio.MAX_TESTS + 1)]
+    assert len(code_stdio.reference({"tests": many[:-1]}).tests) == code_stdio.MAX_TESTS
+    with pytest.raises(DataError, match=f"more than {code_stdio.MAX_TESTS} tests"):
+        code_stdio.reference({"tests": many})
+    with pytest.raises(DataError, match="more than"):
+        code_stdio.reference(code_stdio.StdioTests(tuple((t["input"], t["output"]) for t in many)))
+
+
+def test_the_cli_reads_a_rows_checker_and_tolerance_beside_its_tests(tmp_path: Path, pool: CodePool,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Rows in the documented schema keep ``checker``/``float_tol`` beside ``tests`` (redteam27b F7)."""
+    from verifiers.cli import main
+
+    del pool  # for its skip where the sandbox cannot start
+    checker = "def check(i, e, o):\n    return sorted(o.split()) == sorted(e.split())\n"
+    rows = [{"response": fenced("print(1 / 3)\n"), "tests": [{"input": "", "output": "0.333333\n"}], "float_tol": 1e-4},
+            {"response": fenced("print(2, 1)\n"), "tests": [{"input": "", "output": "1 2\n"}], "checker": checker},
+            {"response": fenced("print(2, 1)\n"), "tests": [{"input": "", "output": "1 3\n"}], "checker": checker},
+            {"response": fenced("print(1 / 3)\n"), "tests": [{"input": "", "output": "0.333333\n"}]}]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["score", "--task", "code_stdio", str(path), "-o", str(tmp_path / "out.jsonl")]) == 0
+    scored = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["score"]["correct"] for r in scored] == [True, True, False, False], scored

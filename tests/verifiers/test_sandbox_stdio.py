@@ -234,6 +234,40 @@ def test_stop_on_failure_and_total_timeout(pool: CodePool) -> None:
     assert any("total time limit" in t.detail for t in r.per_test)
 
 
+def test_a_program_that_sleeps_stops_its_problem_after_one_backstop(pool: CodePool) -> None:
+    """Sequential tests (a problem CPU budget, no stop at failures): a run that slept past its wall-time backstop
+    leaves the rest not_run, so a sleeper holds a sandbox for one backstop, not one per test (redteam27b F2)."""
+    sleeper = "import time\ninput()\ntime.sleep(1000)"
+    t0 = time.monotonic()
+    r = pool.run_stdio(sleeper, [T("1", "1")] * 6, timeout_s=0.3, total_timeout_s=5.0)
+    took = time.monotonic() - t0
+    assert [t.status for t in r.per_test] == ["error"] + ["not_run"] * 5
+    assert r.per_test[0].detail.startswith("timeout (wall-time backstop")
+    assert all("slept past the wall-time backstop" in t.detail for t in r.per_test[1:])
+    assert took < 6 * 1.9 * 0.5, took  # one backstop (3 x 0.3 + 1 s, load-stretched), far from six
+    # a CPU timeout is not sleeping: the next tests still run (partial credit stays per test)
+    slow_first = "n = int(input())\nwhile n == 1:\n    pass\nprint(n)"
+    r = pool.run_stdio(slow_first, [T("1", "1"), T("2", "2"), T("3", "3")], timeout_s=0.3, total_timeout_s=5.0)
+    assert [t.status for t in r.per_test] == ["error", "passed", "passed"]
+
+
+def test_a_problem_keeps_the_output_of_the_run_it_shows_only(pool: CodePool) -> None:
+    """A program printing a lot on every test: the parent keeps the shown run's output, not every test's
+    (redteam27b F4: 48 tests x 8 MiB grew the scoring process by 816 MB)."""
+    import tracemalloc
+
+    flood = "import sys\ninput()\nsys.stdout.write('7' * 60000)"  # under CAP, wrong on every test
+    tests = [T("1", "1")] * 40
+    tracemalloc.start()
+    try:
+        r = pool.run_stdio(flood, tests, total_timeout_s=30.0)  # sequential: one run at a time
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert r.tests_passed == 0 and len(r.stdout) == 60000
+    assert peak < 40 * 60000, peak  # every test's output kept would be at least 2.4 MB
+
+
 def test_no_tests_and_bad_input(pool: CodePool) -> None:
     r = pool.run_stdio(ADD, [])
     assert (r.status, r.passed, r.tests_total) == ("no_tests", False, 0)

@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from verifiers.errors import ConfigError
@@ -198,7 +198,7 @@ def run_result(report: ChildReport, out: bytes, size: int, cap: int,
     elif sig == 24 or report.cpu > timeout:
         status, detail = "timeout", f"timeout ({report.cpu:.2f} s of CPU, limit {timeout:g} s)"
     elif report.timed_out:
-        status, detail = "timeout", (f"timeout (wall-time backstop after {report.duration:.1f} s with "
+        status, detail = "timeout", (f"{SLEPT} after {report.duration:.1f} s with "
                                      f"{report.cpu:.2f} s of CPU: the program slept or waited)")
     elif report.oom or (frame[:1] == ["rt"] and str(frame[1]).startswith("MemoryError")):
         status, detail = "memory", "memory limit exceeded"
@@ -287,6 +287,7 @@ def compare_output(expected: str, out: bytes, float_tol: float | None = None) ->
 
 
 # ------------------------------------------------------------------------------------------ a problem
+SLEPT = "timeout (wall-time backstop"  # how a run's detail starts when it slept or blocked past the backstop
 class StdioProblem:
     """One program against its stdin/stdout tests: runs them (all at once, or one after another when
     ``stop_on_failure`` or ``total_timeout_s`` needs each verdict first), judges each here, resolves ``future``."""
@@ -385,17 +386,33 @@ class StdioProblem:
                 return
             self.outcomes[i] = TestOutcome(self.labels[i], status, detail)
             self.kinds[i] = kind
+            self._forget()
             if not self.sequential:
                 if all(o is not None for o in self.outcomes):
                     self._finish(None)
                 return
             over = self.total is not None and self.used >= self.total
-            if i + 1 == len(self.tests) or (self.stop and status != "passed") or kind == "syntax_error" or over:
+            # A run that slept past its wall-time backstop stops the problem: each further test would hold a
+            # sandbox for a backstop again (redteam27b F2), and a sleeping program earns nothing there anyway.
+            slept = detail.startswith(SLEPT)
+            if (i + 1 == len(self.tests) or (self.stop and status != "passed") or kind == "syntax_error" or over
+                    or slept):
                 why = ("total time limit exceeded" if over and i + 1 < len(self.tests) else
+                       "not run: an earlier test slept past the wall-time backstop" if slept else
                        "not run: an earlier test failed")
                 self._finish(why)
                 return
         self._launch(i + 1)
+
+    def _forget(self) -> None:
+        """Drop the runs `_finish` will not show (called with the lock held): it shows the first test that did
+        not pass, else the last one run, so only those two runs' outputs are kept, not one per test (a program
+        printing megabytes on each of many tests would otherwise hold them all here: redteam27b F4)."""
+        bad = next((k for k, o in enumerate(self.outcomes) if o is not None and o.status != "passed"), None)
+        last = max((k for k, r in enumerate(self.records) if r is not None), default=None)
+        for k, r in enumerate(self.records):
+            if r is not None and k not in (bad, last) and (r.stdout or r.stderr):
+                self.records[k] = replace(r, stdout="", stderr="")
 
     def _finish(self, rest: str | None) -> None:
         """Resolve the future (called with the lock held); tests not run get ``rest``."""
