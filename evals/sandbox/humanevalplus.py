@@ -184,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     records: list[dict[str, Any]] = []
     try:
-        pool = CodePool(workers=args.workers, timeout_s=args.timeout, max_output_bytes=int(args.max_output_mb * 2**20))
+        pool = CodePool(workers=args.workers, timeout_s=args.timeout,
+                        max_stdio_output_bytes=min(int(args.max_output_mb * 2**20), (16 << 20) - 1))
         with pool, ThreadPoolExecutor(args.workers * 2) as ex:
             futs = [ex.submit(_judge, p, pool, original, args.timeout) for p in problems]
             for i, fut in enumerate(as_completed(futs)):

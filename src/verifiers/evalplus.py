@@ -63,6 +63,7 @@ from verifiers.sandbox._protocol import (
     loads_untrusted,
 )
 from verifiers.sandbox._result import MAX_CHILD_FRAME_BYTES, ExecutionResult, TestOutcome
+from verifiers.sandbox._stdio import run_output
 
 if TYPE_CHECKING:
     from verifiers.sandbox import CodePool
@@ -442,7 +443,7 @@ def reference_run(pool: CodePool, reference: str, entry_point: str, inputs: Sequ
     call took, computed in the sandbox of ``pool`` (as a stdin/stdout program, `REFERENCE_DRIVER`) and cached
     in this process.
 
-    Each run computes as many outputs as fit in the pool's ``max_output_bytes`` and its CPU limit
+    Each run computes as many outputs as fit in the pool's ``max_stdio_output_bytes`` and its CPU limit
     (``timeout_s``, default the pool's); the next run resumes at the first missing input. An output the judge
     could not compare a program's answer with, or an input on which the reference raises or alone exceeds the
     CPU or memory limit, comes back as `Unjudgeable` (with why). ``not_none``: each output is whether the
@@ -463,7 +464,7 @@ def reference_run(pool: CodePool, reference: str, entry_point: str, inputs: Sequ
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    cap = int(pool.max_output_bytes)
+    cap = int(pool.max_stdio_output_bytes)
     code = reference + REFERENCE_DRIVER.format(entry=entry_point, cap=cap, not_none=bool(not_none))
     timeout = float(timeout_s) if timeout_s is not None else float(pool.timeout_s)
     outputs: list[Any] = []
@@ -472,7 +473,7 @@ def reference_run(pool: CodePool, reference: str, entry_point: str, inputs: Sequ
     while len(outputs) < len(wire):
         start = len(outputs)
         rec = pool.submit_run(code, json.dumps(wire[start:]).encode(), timeout).result()
-        got = _parse_reference_lines(rec.stdout, entry_point, start)
+        got = _parse_reference_lines(run_output(rec).decode("utf-8", "surrogateescape"), entry_point, start)
         claimed = sum(c for _, c in got)  # the driver's split of the run's CPU; its total is the sandbox's
         scale = min(1.0, rec.cpu_s / claimed) if claimed > 0 else 0.0
         outputs += [o for o, _ in got]
@@ -484,7 +485,7 @@ def reference_run(pool: CodePool, reference: str, entry_point: str, inputs: Sequ
             outputs.append(Unjudgeable(f"the reference exceeded the {rec.status} limit on this input alone"))
             cpu.append(timeout)
             continue
-        why = f"{rec.status}: {rec.detail}" if not rec.passed else f"the pool's max_output_bytes={cap} is too small"
+        why = f"{rec.status}: {rec.detail}" if not rec.passed else f"the pool's max_stdio_output_bytes={cap} is too small"
         raise DataError(f"the reference {entry_point} gave no output for input {start} ({why[:200]})")
     result = ReferenceRun(tuple(outputs), tuple(cpu))
     _CACHE.put(key, result)

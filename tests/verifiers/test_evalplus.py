@@ -169,11 +169,18 @@ def test_reference_outputs_computed_in_the_sandbox_and_cached(pool: CodePool) ->
     assert reference_outputs(pool, ref, "f", [[1], [2]]) is out  # cached: not run again
 
 
-def test_reference_outputs_resume_past_the_output_cap(pool: CodePool) -> None:
-    ref = "def f(i):\n    return str(i) * 400\n"  # ~1 KB per output; the fixture's cap is 8 KiB
+@pytest.fixture(scope="module")
+def small_pool(pool: CodePool):
+    """A pool whose stdin/stdout runs (the reference driver's) may print 8 KiB."""
+    with CodePool(workers=1, timeout_s=5.0, max_stdio_output_bytes=8192) as p:
+        yield p
+
+
+def test_reference_outputs_resume_past_the_output_cap(small_pool: CodePool) -> None:
+    ref = "def f(i):\n    return str(i) * 400\n"  # ~1 KB per output; the pool's cap is 8 KiB
     inputs = [[i] for i in range(40)]
-    assert pool.max_output_bytes < 40 * 400
-    assert reference_outputs(pool, ref, "f", inputs) == tuple(str(i) * 400 for i in range(40))
+    assert small_pool.max_stdio_output_bytes < 40 * 400
+    assert reference_outputs(small_pool, ref, "f", inputs) == tuple(str(i) * 400 for i in range(40))
 
 
 def test_reference_failures(pool: CodePool) -> None:
@@ -219,7 +226,8 @@ def test_cpu_limit_follows_the_reference(pool: CodePool, monkeypatch: pytest.Mon
     assert run_program(slow, p, pool, timeout_s=0.05).status == "timeout"
 
 
-def test_outputs_the_judge_cannot_take_come_back_unjudgeable(pool: CodePool) -> None:
+def test_outputs_the_judge_cannot_take_come_back_unjudgeable(small_pool: CodePool) -> None:
+    pool = small_pool
     ref = ("def f(x):\n    if x == 1:\n        return 'y' * 20000\n    if x == 2:\n        return object()\n"
            "    if x == 3:\n        return 10 ** 5000\n    if x == 4:\n        return list(range(60000))\n"
            "    return x\n")

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from itertools import repeat
 from typing import Protocol
 
 from verifiers.errors import ConfigError
@@ -170,8 +171,8 @@ def run_result(report: ChildReport, out: bytes, size: int, cap: int,
     """One run's record from its (untrusted) child: ``(record, protocol violation or None)``.
 
     The record is an `ExecutionResult` without tests: ``status`` ``passed`` means the program ended
-    normally (its output still to be compared), and ``stdout`` holds its output bytes exactly (UTF-8,
-    ``surrogateescape``: `run_output` gives them back). Any other status says why it did not.
+    normally (its output still to be compared), and `run_output` gives its output bytes exactly. Any other
+    status says why it did not.
     """
     violation = None
     frame: list[object] = []
@@ -210,14 +211,22 @@ def run_result(report: ChildReport, out: bytes, size: int, cap: int,
         status, detail = "runtime_error", f"runtime error: exit status {report.code}"
     else:
         status, detail = "passed", ""
-    rec = ExecutionResult(status == "passed", status, 0, 0, stdout=out.decode("utf-8", "surrogateescape"),
-                          stderr=report.stderr, duration_s=report.duration, detail=detail, cpu_s=report.cpu)
+    rec = RunRecord(status == "passed", status, 0, 0, stderr=report.stderr, duration_s=report.duration,
+                    detail=detail, cpu_s=report.cpu, output=out)
     return rec, violation
+
+
+@dataclass(frozen=True)
+class RunRecord(ExecutionResult):
+    """One run's record: its output kept as the bytes read (``output``; ``stdout`` stays empty), so judging a
+    run never decodes megabytes; a problem decodes only the run it shows."""
+
+    output: bytes = b""
 
 
 def run_output(rec: ExecutionResult) -> bytes:
     """A run record's exact output bytes (see `run_result`)."""
-    return rec.stdout.encode("utf-8", "surrogateescape")
+    return rec.output if isinstance(rec, RunRecord) else rec.stdout.encode("utf-8", "surrogateescape")
 
 
 # ------------------------------------------------------------------------------------------ comparison
@@ -233,8 +242,7 @@ def _close(a: bytes, b: bytes, tol: float) -> bool:
     return math.isfinite(fa) and math.isfinite(fb) and abs(fa - fb) <= tol * max(1.0, abs(fb))
 
 
-_WS = re.compile(rb"[ \t\n\r\x0b\x0c]")  # what `bytes.split()` splits on
-_TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c]+")
+_WS_BYTES = (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")  # what `bytes.split()` splits on
 CHUNK_BYTES = 1 << 16
 
 
@@ -244,19 +252,17 @@ def _chunks(out: bytes) -> Iterator[tuple[int, list[bytes]]]:
     i, n = 0, len(out)
     while i < n:
         j = n if n - i <= CHUNK_BYTES else i + CHUNK_BYTES
-        if j < n:
-            m = _WS.search(out, j)
-            j = m.start() if m else n
+        if j < n:  # the next whitespace: one C scan per kind (a regex steps byte by byte through a long token)
+            j = min((p for p in map(out.find, _WS_BYTES, repeat(j)) if p >= 0), default=n)
         yield i, out[i:j].split()
         i = j
 
 
-def _where(out: bytes, offset: int, t: int) -> str:
-    """``line L token T`` of the t-th token of the piece of ``out`` at ``offset`` (1-based line and token)."""
-    m = None
-    for m, _ in zip(_TOKEN.finditer(out, offset), range(t + 1), strict=False):
-        pass
-    pos = m.start() if m is not None else offset
+def _where(out: bytes, offset: int, tokens: list[bytes], t: int) -> str:
+    """``line L token T`` of ``tokens[t]``, the piece of ``out`` at ``offset`` split (1-based line and token)."""
+    pos = offset  # each token is found where the last one ended (a token holds no whitespace, so it cannot
+    for k in range(t + 1):  # start earlier); `find` is one C scan
+        pos = out.find(tokens[k], pos) + (len(tokens[k]) if k < t else 0)
     line_start = out.rfind(b"\n", 0, pos) + 1
     line = out.count(b"\n", 0, pos) + 1
     return f"line {line} token {len(out[line_start:pos].split()) + 1}"
@@ -276,10 +282,11 @@ def compare_output(expected: str, out: bytes, float_tol: float | None = None) ->
             continue
         for t, g in enumerate(got):
             if k >= len(want):
-                return f"wrong answer: extra output from {_where(out, offset, t)} (expected {len(want)} tokens)"
+                return (f"wrong answer: extra output from {_where(out, offset, got, t)} "
+                        f"(expected {len(want)} tokens)")
             w = want[k]
             if g != w and not (float_tol is not None and _close(g, w, float_tol)):
-                return f"wrong answer: {_where(out, offset, t)} differs (expected {_show(w)}, got {_show(g)})"
+                return f"wrong answer: {_where(out, offset, got, t)} differs (expected {_show(w)}, got {_show(g)})"
             k += 1
     if k < len(want):
         return f"wrong answer: output ends after {k} tokens, expected {len(want)}"
@@ -411,8 +418,8 @@ class StdioProblem:
         bad = next((k for k, o in enumerate(self.outcomes) if o is not None and o.status != "passed"), None)
         last = max((k for k, r in enumerate(self.records) if r is not None), default=None)
         for k, r in enumerate(self.records):
-            if r is not None and k not in (bad, last) and (r.stdout or r.stderr):
-                self.records[k] = replace(r, stdout="", stderr="")
+            if isinstance(r, RunRecord) and k not in (bad, last) and (r.output or r.stderr):
+                self.records[k] = replace(r, output=b"", stderr="")
 
     def _finish(self, rest: str | None) -> None:
         """Resolve the future (called with the lock held); tests not run get ``rest``."""
