@@ -11,9 +11,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
-from verifiers.sandbox import CodePool, StdioTest  # noqa: E402
+from verifiers.sandbox import CodePool, StdioTest
 
 TIMEOUT = 2.0
 FRAC = float(os.environ.get("RT_FRAC", "0.4"))

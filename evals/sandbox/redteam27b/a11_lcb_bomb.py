@@ -17,10 +17,10 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
-from verifiers.errors import DataError  # noqa: E402
-from verifiers.stdio_data import stdio_row  # noqa: E402
+from verifiers.errors import DataError
+from verifiers.stdio_data import stdio_row
 
 MB = int(os.environ.get("RT_LCB_MB", "250"))
 
@@ -50,7 +50,7 @@ def main() -> None:
            grew > 1024)
 
     class Evil:
-        def __reduce__(self):  # noqa: ANN204
+        def __reduce__(self):
             return (os.system, ("echo pwned",))
     for name, payload in [("global (os.system)", blob(Evil())), ("truncated", blob("[]")[:-8]),
                           ("not base64", "%%%%"), ("pickled list", blob([{"input": "", "output": ""}]))]:

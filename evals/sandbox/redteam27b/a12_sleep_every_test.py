@@ -11,10 +11,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import HOSTILE, fence, report  # noqa: E402
+from _common import HOSTILE, fence, report
 
-from verifiers import code_stdio  # noqa: E402
-from verifiers.sandbox import CodePool  # noqa: E402
+from verifiers import code_stdio
+from verifiers.sandbox import CodePool
 
 N = int(os.environ.get("RT_TESTS", "6"))
 TIMEOUT = 0.5

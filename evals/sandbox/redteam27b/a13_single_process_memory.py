@@ -8,9 +8,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
-from verifiers.sandbox import CodePool, StdioTest  # noqa: E402
+from verifiers.sandbox import CodePool, StdioTest
 
 PROGS = {
     "list of 2M ints (~80 MB)": ("n = int(input())\na = list(range(n))\nprint(sum(a) % 1000)\n", "2000000\n"),

@@ -12,10 +12,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import HONEST, HONEST_TESTS, HOSTILE, fence, pct, report  # noqa: E402
+from _common import HONEST, HONEST_TESTS, HOSTILE, fence, pct, report
 
-from verifiers import code_stdio  # noqa: E402
-from verifiers.sandbox import CodePool  # noqa: E402
+from verifiers import code_stdio
+from verifiers.sandbox import CodePool
 
 THREADS = int(os.environ.get("RT_THREADS", "16"))
 TIMEOUT = 1.0

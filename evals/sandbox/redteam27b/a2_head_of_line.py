@@ -12,9 +12,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import HONEST, HOSTILE, pct, report  # noqa: E402
+from _common import HONEST, HOSTILE, pct, report
 
-from verifiers.sandbox import CodePool, StdioTest  # noqa: E402
+from verifiers.sandbox import CodePool, StdioTest
 
 TIMEOUT = 1.0
 

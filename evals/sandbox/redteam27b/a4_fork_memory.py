@@ -8,9 +8,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
-from verifiers.sandbox import CodePool, StdioTest  # noqa: E402
+from verifiers.sandbox import CodePool, StdioTest
 
 PROG = r'''
 import os, time, threading

@@ -14,10 +14,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import fence, report  # noqa: E402
+from _common import fence, report
 
-from verifiers import code_stdio  # noqa: E402
-from verifiers.sandbox import CodePool  # noqa: E402
+from verifiers import code_stdio
+from verifiers.sandbox import CodePool
 
 N_TESTS = int(os.environ.get("RT_TESTS", "48"))
 PROG = "import sys\nsys.stdout.buffer.write(b'\\xff' * (8 << 20))\n"

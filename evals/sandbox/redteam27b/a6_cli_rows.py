@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
 CHK = "def check(i, e, o):\n    return sorted(o.split()) == sorted(e.split())\n"
 ROWS = [
@@ -34,8 +34,7 @@ def main() -> None:
     d = tempfile.mkdtemp(prefix="rt27b-cli-")
     src, out = os.path.join(d, "rows.jsonl"), os.path.join(d, "out.jsonl")
     with open(src, "w") as f:
-        for r in ROWS:
-            f.write(json.dumps(r) + "\n")
+        f.writelines(json.dumps(r) + "\n" for r in ROWS)
     exe = os.path.join(os.path.dirname(sys.executable), "verifiers")
     p = subprocess.run([exe, "score", "--task", "code_stdio", src, "--skip-bad-rows", "-o", out],
                        capture_output=True, text=True, timeout=600)

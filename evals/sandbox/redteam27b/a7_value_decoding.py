@@ -9,9 +9,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
-from verifiers.sandbox import CodePool, expected_output_tests  # noqa: E402
+from verifiers.sandbox import CodePool, expected_output_tests
 
 TESTS = (expected_output_tests("f", [[1]], [3]) + expected_output_tests("f", [[1]], [0.5])
          + expected_output_tests("f", [[1]], [[1.0, 2.0]]))

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
 DATA = os.environ.get("RT_HUMANEVAL", "/work/shared/data/humaneval/HumanEval.jsonl")
 
@@ -36,8 +36,7 @@ def main() -> None:
     d = tempfile.mkdtemp(prefix="rt27b-he-")
     src, dst = os.path.join(d, "he.jsonl"), os.path.join(d, "he.out.jsonl")
     with open(src, "w") as fh:
-        for r in out:
-            fh.write(json.dumps(r) + "\n")
+        fh.writelines(json.dumps(r) + "\n" for r in out)
     exe = os.path.join(os.path.dirname(sys.executable), "verifiers")
     p = subprocess.run([exe, "score", "--task", "humaneval", src, "-o", dst], capture_output=True, text=True, timeout=600)
     if p.returncode != 0:

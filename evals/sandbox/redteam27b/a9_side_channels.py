@@ -13,10 +13,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import fence, report  # noqa: E402
+from _common import fence, report
 
-from verifiers import code_stdio  # noqa: E402
-from verifiers.sandbox import CodePool, StdioTest  # noqa: E402
+from verifiers import code_stdio
+from verifiers.sandbox import CodePool, StdioTest
 
 IDX = ("import resource, time\nlim = resource.getrlimit(resource.RLIMIT_CPU)[0]\n"
        "t = time.process_time()\nwhile time.process_time() - t < 1.05:\n    pass\nprint(lim)\n")
