@@ -18,7 +18,7 @@ from verifiers import code_stdio
 from verifiers.sandbox import CodePool
 
 THREADS = int(os.environ.get("RT_THREADS", "16"))
-TIMEOUT = 1.0
+TIMEOUT = float(os.environ.get("RT_TIMEOUT", "1.0"))
 CFG = {"timeout": TIMEOUT, "total_timeout": 10.0}
 
 
@@ -69,7 +69,7 @@ def main() -> None:
            f"max={max(lat):.2f}s fails={len(bad)} {bad[:2]}; phase {total:.1f}s; hostile rewarded={hostile_ok}; "
            f"hostile={ {k: v[0][:2] for k, v in hostile.items()} }")
     finding = bool(bad or bad0 or hostile_ok or max(lat) > 8 * TIMEOUT)
-    report("fairness", f"{THREADS} threads x (1 hostile + 4 honest) code_stdio.score, shared 2-worker pool",
+    report("fairness", f"{THREADS} threads x (1 hostile + 4 honest) code_stdio.score, shared 2-worker pool, timeout {TIMEOUT:g}s",
            "honest all correct, honest max latency < 8x timeout, no hostile reward", obs, finding)
 
 
