@@ -18,9 +18,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ATTEMPTS = ["a1_fairness_threads.py", "a2_head_of_line.py", "a3_socket_kmem.py", "a4_fork_memory.py",
             "a5_parent_memory.py", "a6_cli_rows.py", "a7_value_decoding.py", "a8_humaneval_cli.py",
             "a9_side_channels.py", "a10_cpu_starvation.py", "a11_lcb_bomb.py", "a12_sleep_every_test.py",
-            "a13_single_process_memory.py", "a14_pool_block.py"]
+            "a13_single_process_memory.py", "a14_pool_block.py",
+            "a15_honest_idioms.py"]
 AS_USER = ["a1_fairness_threads.py", "a2_head_of_line.py", "a3_socket_kmem.py", "a4_fork_memory.py",
-           "a10_cpu_starvation.py", "a13_single_process_memory.py"]
+           "a10_cpu_starvation.py", "a13_single_process_memory.py", "a15_honest_idioms.py"]
 
 
 def run(cmd: list[str], name: str) -> None:
