@@ -36,6 +36,10 @@ def main() -> None:
         for name, (code, stdin, want) in PROGS.items():
             r = pool.run_stdio(code, [StdioTest(stdin, want)])
             report("honest-fail", f"{name} ({who})", "passed", f"{r.status} {r.detail[:110]}", not r.passed)
+    with CodePool(workers=1) as pool:  # the default output cap (8 KiB), as verifiers.sandbox.run_stdio uses
+        r = pool.run_stdio("import sys\nsys.stderr.write('d' * 100_000)\nprint(42)\n", [StdioTest("", "42\n")])
+        report("honest-fail", f"100 KB of stderr debug, default CodePool() ({who})", "passed",
+               f"{r.status} {r.detail[:110]}", not r.passed)
 
 
 if __name__ == "__main__":
