@@ -240,7 +240,7 @@ def git_reader(git_dir: Path, commit: str) -> Callable[[str], str]:
 
 
 def _git_dir(path: Path) -> Path:
-    out = subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"], capture_output=True, text=True)
+    out = subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"], capture_output=True, text=True)  # noqa: PLW1510
     if out.returncode:
         raise SystemExit(f"build: {path} is not a git repository")
     return Path(out.stdout.strip())

@@ -1,6 +1,6 @@
 """redteam27: expected-output tests (EvalPlus style) and HumanEval check unrolling."""
-from verifiers.sandbox import CodePool
 from verifiers.humaneval import compile_check, program
+from verifiers.sandbox import CodePool
 
 E = []  # (class, name, code, inputs, outputs, atol, expect_pass)
 def e(name, code, inputs, outputs, atol=0.0, expect=False):
@@ -43,7 +43,7 @@ def run(pool):
         try:
             r = pool.run_expected_output(code, "f", inp, out, atol=atol, timeout_s=5)
             got = r.passed; obs = f"passed={got} {r.status} {str(r.detail)[:70]!r}"
-        except Exception as ex:
+        except Exception as ex:  # noqa: BLE001
             got = None; obs = f"exception {type(ex).__name__}: {ex}"[:120]
         rows.append((cls, name, "pass" if expect else "not pass", obs, "held" if got == expect else "FINDING"))
     for name, prompt, test, entry, comp, expect in H:
@@ -52,7 +52,7 @@ def run(pool):
             code = program(prompt + comp, prompt, entry)
             r = pool.submit(code, list(ct.tests), ct.setup_code).result()
             got = r.passed; obs = f"passed={got} {r.status} {str(r.detail)[:70]!r}"
-        except Exception as ex:
+        except Exception as ex:  # noqa: BLE001
             got = None; obs = f"exception {type(ex).__name__}: {ex}"[:120]
         rows.append(("humaneval", name, "pass" if expect else "not pass", obs, "held" if got == expect else "FINDING"))
     return rows

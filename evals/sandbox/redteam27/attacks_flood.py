@@ -1,7 +1,10 @@
 """redteam27: parent CPU on correct-looking huge outputs under code_stdio's 8 MiB cap; default-pool cap."""
-import resource, time
+import resource
+import time
+
 from verifiers import code_stdio
 from verifiers.sandbox import StdioTest, run_stdio
+
 
 def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF); return r.ru_utime + r.ru_stime

@@ -1,5 +1,6 @@
 """redteam27: resource attacks on the pool, then an honest program must still pass promptly."""
 import time
+
 from verifiers.sandbox import CodePool, StdioTest
 
 T = [StdioTest("1 2\n", "3\n")]

@@ -1,5 +1,5 @@
 """redteam27: stdin/stdout output spoofing, state across tests, leaks, checker abuse."""
-from verifiers.sandbox import CodePool, StdioTest, OutputMatch
+from verifiers.sandbox import CodePool, OutputMatch, StdioTest
 
 T = [StdioTest("1 2\n", "3\n"), StdioTest("5 7\n", "12\n"), StdioTest("10 20\n", "30\n")]
 ATTEMPTS = []  # (class, name, code, tests, match, expect_pass)
@@ -78,7 +78,7 @@ def run(pool):
             r = pool.run_stdio(code, tests, match=match, timeout_s=5)
             got = r.passed
             obs = f"passed={got} status={r.status} {str(getattr(r,'detail',''))[:80]!r}"
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001
             got = None; obs = f"exception {type(e).__name__}: {e}"[:120]
         ok = (got == expect)
         rows.append((cls, name, "pass" if expect else "not pass", obs, "held" if ok else "FINDING"))

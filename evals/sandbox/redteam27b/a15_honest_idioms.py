@@ -10,13 +10,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _common import report  # noqa: E402
+from _common import report
 
-from verifiers import code_stdio  # noqa: E402
-from verifiers.sandbox import CodePool, StdioTest  # noqa: E402
+from verifiers import code_stdio
+from verifiers.sandbox import CodePool, StdioTest
 
 DEPTH = 100_000
-REC = f"def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
+REC = "def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
 PROGS = {
     "thread with 64 MB stack, depth 1e5": (
         "import sys, threading\nsys.setrecursionlimit(10**6)\nthreading.stack_size(1 << 26)\n" + REC +

@@ -27,7 +27,7 @@ def main() -> None:
         honest = []
         for i in range(8):
             f = pool.submit_stdio(HONEST, [StdioTest(f"{i} 1\n", f"{i + 1}\n")])
-            f.add_done_callback(lambda _f, s=time.monotonic(): setattr(_f, "lat", time.monotonic() - s))
+            f.add_done_callback(lambda _f, s=time.monotonic(): setattr(_f, "lat", time.monotonic() - s))  # noqa: B008
             honest.append(f)
         res = [f.result() for f in honest]
         lat = [f.lat for f in honest]  # type: ignore[attr-defined]

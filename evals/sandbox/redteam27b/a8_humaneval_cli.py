@@ -17,7 +17,7 @@ DATA = os.environ.get("RT_HUMANEVAL", "/work/shared/data/humaneval/HumanEval.jso
 
 
 def main() -> None:
-    rows = {json.loads(ln)["task_id"]: json.loads(ln) for ln in open(DATA)}
+    rows = {json.loads(ln)["task_id"]: json.loads(ln) for ln in open(DATA)}  # noqa: SIM115
     out = []
 
     def add(tid: str, resp: str, tag: str) -> None:
@@ -38,11 +38,11 @@ def main() -> None:
     with open(src, "w") as fh:
         fh.writelines(json.dumps(r) + "\n" for r in out)
     exe = os.path.join(os.path.dirname(sys.executable), "verifiers")
-    p = subprocess.run([exe, "score", "--task", "humaneval", src, "-o", dst], capture_output=True, text=True, timeout=600)
+    p = subprocess.run([exe, "score", "--task", "humaneval", src, "-o", dst], capture_output=True, text=True, timeout=600)  # noqa: PLW1510
     if p.returncode != 0:
         report("cli", "humaneval hostile responses", "scored", f"rc={p.returncode} {p.stderr[-200:]}", True)
         return
-    for ln in open(dst):
+    for ln in open(dst):  # noqa: SIM115
         r = json.loads(ln)
         s = r["score"]
         honest = r["tag"] == "honest"

@@ -26,7 +26,7 @@ AS_USER = ["a1_fairness_threads.py", "a2_head_of_line.py", "a3_socket_kmem.py", 
 
 def run(cmd: list[str], name: str) -> None:
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)  # noqa: PLW1510
         out = p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
         out = f"RESULT {json.dumps({'class': '?', 'attempt': name, 'expected': '', 'observed': f'runner timeout {e}', 'verdict': 'FINDING'})}"
