@@ -63,6 +63,9 @@ def last_boxed(text: str) -> str | None:
     return None if unclosed or not found else found[-1][0].strip()
 
 
+MAX_STDIO_TESTS = 1_000  # tests a stdin/stdout problem may have: every one runs (a prefix would pass programs)
+
+
 @dataclass(frozen=True)
 class StdioTests:
     """The reference of a stdin/stdout task (`verifiers.code_stdio`): each test's input and expected output,

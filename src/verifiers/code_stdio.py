@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from verifiers._problem import StdioTests
+from verifiers._problem import MAX_STDIO_TESTS, StdioTests
 from verifiers.errors import ConfigError, DataError, SandboxError
 from verifiers.mbpp import Config as _MbppConfig
 from verifiers.mbpp import extract_code
@@ -55,7 +55,7 @@ PRESETS: Mapping[str, Mapping[str, float]] = MappingProxyType({
     "partial": MappingProxyType({"correctness": 1.0}),
 })
 PARTS = ("all_passed", "correctness", "syntax")
-MAX_TESTS = 1_000
+MAX_TESTS = MAX_STDIO_TESTS
 # What a program may print on one test: a pool's ``max_stdio_output_bytes`` (its default; contest problems print
 # megabytes, unlike a function task's diagnostics, which ``max_output_bytes`` caps at 8 KiB).
 OUTPUT_CAP_BYTES = 8 << 20

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from verifiers._problem import Problem, StdioTests
+from verifiers._problem import MAX_STDIO_TESTS, Problem, StdioTests
 from verifiers.errors import DataError
 
 __all__ = ["CODECONTESTS_PYTHON3", "builtin_rows", "convert", "schema_of", "stdio_row"]
@@ -141,6 +141,12 @@ class _NoGlobals(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refused to load {module}.{name}")
 
 
+def _at_most(n: int, what: str) -> None:
+    if n > MAX_STDIO_TESTS:
+        raise DataError(f"{n:,} {what}, more than the {MAX_STDIO_TESTS:,} a stdin/stdout problem may have (every test "
+                        "runs; trim the row)")
+
+
 def _lcb_cases(value: Any, name: str) -> list[Any]:
     if isinstance(value, list) or value is None:
         return value or []
@@ -153,9 +159,15 @@ def _lcb_cases(value: Any, name: str) -> list[Any]:
     try:  # LiveCodeBench's release: base64(zlib(pickle(json text)))
         raw = zlib.decompressobj().decompress(base64.b64decode(value.encode("ascii")), MAX_PRIVATE_BYTES)
         text = _NoGlobals(io.BytesIO(raw)).load()
-        cases = json.loads(text) if isinstance(text, str) else None
     except (ValueError, zlib.error, pickle.UnpicklingError, EOFError, UnicodeError, TypeError) as e:
         raise DataError(f"{name!r} is neither JSON nor LiveCodeBench's compressed form ({type(e).__name__})") from None
+    if not isinstance(text, str):
+        raise DataError(f"{name!r} does not hold a list of test cases")
+    _at_most(text.count('"input"'), f"{name!r} cases")  # each case has an "input" key: a bound before parsing
+    try:
+        cases = json.loads(text)
+    except ValueError:
+        raise DataError(f"{name!r} is neither JSON nor LiveCodeBench's compressed form (JSONDecodeError)") from None
     if not isinstance(cases, list):
         raise DataError(f"{name!r} does not hold a list of test cases")
     return cases
@@ -183,6 +195,7 @@ def _checked(row: Mapping[str, Any]) -> dict[str, Any]:
     tests = row.get("tests")
     if not isinstance(tests, list) or not tests:
         raise DataError("'tests' must be a non-empty list of {'input', 'output'} objects")
+    _at_most(len(tests), "tests")
     for k, t in enumerate(tests):
         if not isinstance(t, Mapping) or not isinstance(t.get("input"), str) or not isinstance(t.get("output"), str):
             raise DataError(f"'tests'[{k}] must be an object with text 'input' and 'output'")

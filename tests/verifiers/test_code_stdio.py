@@ -212,6 +212,23 @@ def test_livecodebench_rows_with_compressed_private_tests() -> None:
         stdio_row("code_stdio", "test", 0, functional)
 
 
+@pytest.mark.parametrize("schema", ["verifiers", "livecodebench", "apps"])
+def test_a_row_with_more_tests_than_a_problem_may_have_is_refused_by_every_reader(schema: str) -> None:
+    """Every test runs, so a row past MAX_TESTS is refused when read; LiveCodeBench's compressed cases are counted
+    before they are parsed (redteam27b F5: a 1 MB row decompressing to 5 M cases cost 1.9 GB)."""
+    n = code_stdio.MAX_TESTS + 1
+    cases = [{"input": f"{k}\n", "output": f"{k}\n", "testtype": "stdin"} for k in range(n)]
+    row: dict[str, object] = {
+        "verifiers": {"id": "x", "tests": [{"input": c["input"], "output": c["output"]} for c in cases]},
+        "livecodebench": {"question_id": "x", "question_content": "", "public_test_cases": "[]",
+                          "private_test_cases": lcb_private(cases)},
+        "apps": {"problem_id": 1, "question": "", "input_output": json.dumps(
+            {"inputs": [c["input"] for c in cases], "outputs": [c["output"] for c in cases]})},
+    }[schema]
+    with pytest.raises(DataError, match=f"{n:,} .*more than the {code_stdio.MAX_TESTS:,}"):
+        stdio_row("code_stdio", "test", 0, row)  # type: ignore[arg-type]
+
+
 def test_a_pickle_that_names_a_global_is_refused() -> None:
     class Evil:
         def __reduce__(self) -> tuple:
