@@ -354,7 +354,7 @@ def _boxed(text: str, start: int, same: Callable[[str, str], bool]) -> Extractio
     if _BOX_OPEN.search(last[0]):  # \boxed{5\boxed{3}}: two answers in one
         return Extraction(last[0].strip(), "boxed", last[2], "a box nested inside a box: no single answer",
                           start=last[1])
-    if _NEGATED.search(text, max(0, last[1] - 40), last[1]) is not None:  # "the answer is not \boxed{12}"
+    if _negated_before(text, last[1]):  # "the answer is not \boxed{12}"
         return Extraction(last[0].strip(), "boxed", last[2], "negated: the response denies the boxed value",
                           start=last[1])
     word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
@@ -363,6 +363,20 @@ def _boxed(text: str, start: int, same: Callable[[str, str], bool]) -> Extractio
 
 
 _NEGATED = re.compile(r"(?:\bnot|n't|\\neq?|\\not\s*=|≠)\s*(?:equal\s+to\s+|be\s+)?\$*\s*\Z", re.IGNORECASE)
+
+
+def _negated_before(text: str, at: int) -> bool:
+    """Whether the 40 characters before ``at`` end in a negation (``_NEGATED``). Each of its forms holds "not",
+    "n't", "\\ne" or "≠" (any case), so a window without them is ruled out by substring checks."""
+    lo = max(0, at - 40)
+    low = text[lo:at].lower()
+    if "n" not in low and "≠" not in low:
+        return False
+    if low.isascii() and "not" not in low and "n't" not in low and "\\ne" not in low:
+        return False
+    return _NEGATED.search(text, lo, at) is not None
+
+
 _LABEL_EQ = re.compile(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
 
 
@@ -535,6 +549,10 @@ _INSTRUCTION = re.compile(
     r"(?<!\\)\b(?:in|within|inside|using|with|as)\s+(?:an?\s+|the\s+)?\$*\s*\Z", re.IGNORECASE)
 
 
+# Every match of _INSTRUCTION holds one of these (in ASCII text; IGNORECASE folds some non-ASCII letters too).
+_INSTRUCTION_VERBS = ("put", "place", "write", "enclose", "wrap", "present", "provide", "format", "give")
+
+
 _EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,]?\s*[\"“'`]?|[\"“`])\$*\s*\Z",
                       re.IGNORECASE)
 
@@ -545,6 +563,7 @@ def _in_instruction(text: str, box_start: int) -> bool:
     lo = max(0, box_start - 120)
     window = text[lo:box_start].lower()
     if ("answer" in window or "result" in window or "solution" in window or "response" in window) \
+            and (not window.isascii() or any(verb in window for verb in _INSTRUCTION_VERBS)) \
             and _INSTRUCTION.search(text, lo, box_start) is not None:
         return True
     if '"' in window or "“" in window or "`" in window or "e.g" in window or "example" in window \
@@ -864,7 +883,7 @@ def _hash(text: str, pos: int, same: Callable[[str, str], bool]) -> Extraction |
 
 
 def _final_answer(text: str, pos: int) -> Extraction | None:
-    last = _last_match(_FINAL, text, pos)
+    last = _last_match(_FINAL, text, _final_search_start(text, pos))
     if last is None:
         return None
     rest = text[last.end():last.end() + 500]
@@ -878,6 +897,21 @@ def _final_answer(text: str, pos: int) -> Extraction | None:
     content = content.strip()
     # the refusal reads the whole sentence: "$5$ or more", "$5$ thousand"
     return Extraction(content, "final_answer", end, statement_refusal(sentence), start=last.start()) if content else None
+
+
+def _final_search_start(text: str, pos: int) -> int:
+    """Where the search for ``_FINAL`` from ``pos`` can start without changing its last match (``len(text)`` when
+    there is none): every match holds "answer" and starts at most "final" and a run of spaces before it.
+
+    Only for ASCII text: ``IGNORECASE`` also folds some non-ASCII letters to ASCII ones (ſ, ı, İ)."""
+    if not text.isascii():
+        return pos
+    at = text.lower().find("answer", pos)
+    if at < 0:
+        return len(text)
+    while at > pos and text[at - 1].isspace():
+        at -= 1
+    return max(pos, at - len("final"))
 
 
 def _sentence_end(line: str) -> int:
