@@ -182,8 +182,9 @@ def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
     found: list[tuple[str, int, int]] = []
     pos = start
     n = len(text)
+    fbox = "\\fbox" in text
     while True:
-        m = _BOX_OPEN.search(text, pos)
+        m = _next_box_open(text, pos, fbox)
         if m is None:
             break
         if not m.group().endswith("{"):  # \boxed 5: up to the next space or $
@@ -210,6 +211,23 @@ def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
         found.append((text[m.end():i], m.start(), i + 1))
         pos = i + 1
     return found, False
+
+
+def _next_box_open(text: str, pos: int, fbox: bool) -> re.Match[str] | None:
+    """``_BOX_OPEN.search(text, pos)``: every match starts with ``\\boxed`` or ``\\fbox`` (``fbox``: whether the text
+    holds one), so only those places are tried."""
+    while True:
+        at = text.find("\\boxed", pos)
+        if fbox:
+            other = text.find("\\fbox", pos)
+            if other >= 0 and (at < 0 or other < at):
+                at = other
+        if at < 0:
+            return None
+        m = _BOX_OPEN.match(text, at)
+        if m is not None:
+            return m
+        pos = at + 1
 
 
 def _last_match(pattern: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str] | None:
@@ -465,6 +483,9 @@ _STRONG = re.compile(
     r"|actually,?\s+(?:it'?s|it\s+is|the\s+(?:answer|result|total)\s+(?:is|should\s+be)|that\s+should\s+be))",
     re.IGNORECASE)
 _DOUBT = re.compile(r"\b(?:wait|hmm+|hold\s+on|hang\s+on|actually|but)\b", re.IGNORECASE)
+# Every match of _STRONG (of _DOUBT) holds one of these words: a tail without any has no cue.
+_STRONG_WORDS = ("wait", "oops", "scratch", "second", "made", "wrong", "correct", "right", "actually")
+_DOUBT_WORDS = ("wait", "hmm", "hold", "hang", "actually", "but")
 _VERDICT = re.compile(
     r"\b(?:can'?t|cannot|couldn'?t)\s+be\s+(?:right|correct)|\b(?:doesn'?t|does\s+not|don'?t)\s+(?:seem|look)\s+"
     r"(?:right|correct)|\bnot\s+(?:right|correct)\b|\b(?:wrong|incorrect|mistake|error)\b|\boff\s+by\s+(?:one|\d+)"
@@ -498,8 +519,10 @@ def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
     negation = _negation(value) if 0 < len(value) <= 200 and value in tail and (
         "not" in low or "n't" in low or "wrong" in low or "incorrect" in low or "mistake" in low) else None
     denied = negation.search(tail) if negation is not None else None
-    strong = _STRONG.search(tail)
-    doubt = _DOUBT.search(tail) if denied is None and strong is None else None
+    ascii_tail = tail.isascii()  # then a cue's keyword must be in ``low`` (IGNORECASE folds some non-ASCII letters)
+    strong = _STRONG.search(tail) if not ascii_tail or any(w in low for w in _STRONG_WORDS) else None
+    doubt = _DOUBT.search(tail) if denied is None and strong is None and (
+        not ascii_tail or any(w in low for w in _DOUBT_WORDS)) else None
     if denied is None and strong is None and doubt is None:
         return best
     cue = min((m for m in (denied, strong, doubt) if m is not None), key=lambda m: m.start())
@@ -549,8 +572,12 @@ _INSTRUCTION = re.compile(
     r"(?<!\\)\b(?:in|within|inside|using|with|as)\s+(?:an?\s+|the\s+)?\$*\s*\Z", re.IGNORECASE)
 
 
-# Every match of _INSTRUCTION holds one of these (in ASCII text; IGNORECASE folds some non-ASCII letters too).
+# In ASCII text (IGNORECASE folds some non-ASCII letters to ASCII ones too) every match of _INSTRUCTION holds
+# one of these verbs and, without its trailing spaces and dollars, ends with a preposition or an article; every
+# match of _EXAMPLE ends with a quote, a colon or comma, or its keyword ("e.g.", "for example", "such as", "like").
 _INSTRUCTION_VERBS = ("put", "place", "write", "enclose", "wrap", "present", "provide", "format", "give")
+_INSTRUCTION_ENDS = ("in", "inside", "using", "with", "as", "a", "an", "the")
+_EXAMPLE_ENDS = ('"', "“", "'", "`", ":", ",", ".", "example", "as", "like")
 
 
 _EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,]?\s*[\"“'`]?|[\"“`])\$*\s*\Z",
@@ -562,12 +589,17 @@ def _in_instruction(text: str, box_start: int) -> bool:
     or quoted as an example (``e.g. "#### 10"``): neither is an answer."""
     lo = max(0, box_start - 120)
     window = text[lo:box_start].lower()
-    if ("answer" in window or "result" in window or "solution" in window or "response" in window) \
-            and (not window.isascii() or any(verb in window for verb in _INSTRUCTION_VERBS)) \
+    if window.isascii():  # what each match must end with, once trailing spaces and dollars are dropped
+        end = window.rstrip().rstrip("$").rstrip()
+        instruction = end.endswith(_INSTRUCTION_ENDS) and any(verb in window for verb in _INSTRUCTION_VERBS)
+        example = end.endswith(_EXAMPLE_ENDS)
+    else:
+        instruction = example = True
+    if instruction and ("answer" in window or "result" in window or "solution" in window or "response" in window) \
             and _INSTRUCTION.search(text, lo, box_start) is not None:
         return True
-    if '"' in window or "“" in window or "`" in window or "e.g" in window or "example" in window \
-            or "such as" in window or "like" in window:
+    if example and ('"' in window or "“" in window or "`" in window or "e.g" in window or "example" in window
+                    or "such as" in window or "like" in window):
         return _EXAMPLE.search(text, lo, box_start) is not None
     return False
 
@@ -599,13 +631,22 @@ def _may_strike(text: str) -> bool:
 def _cut_off_thinking(text: str, tags: Tags) -> bool:
     """Whether the response ends inside a thinking block: one it opened (``<think>`` after the last
     ``</think>``), or, when the prompt opened it (``tags.prompt_opens_thinking``), never closed."""
+    if "<" not in text and _angle_tags(tags):
+        return tags.prompt_opens_thinking  # no tag at all: cut off only if the prompt opened the block
     close = max(text.rfind("</think>"), text.rfind(tags.thinking_end) if tags.thinking_end else -1)
     opened = max(text.rfind("<think>"), text.rfind(tags.thinking_start) if tags.thinking_start else -1)
     return opened > close or (tags.prompt_opens_thinking and close < 0)
 
 
+def _angle_tags(tags: Tags) -> bool:
+    """Whether every thinking tag starts with "<" (then a text without "<" holds none of them)."""
+    return all(not tag or tag.startswith("<") for tag in (tags.thinking_start, tags.thinking_end))
+
+
 def _after_thinking_end(text: str, tags: Tags) -> int:
     """Where the text after the last closed thinking block starts; 0 if there is none."""
+    if "<" not in text and _angle_tags(tags):
+        return 0
     end = text.rfind("</think>")
     at = end + len("</think>") if end >= 0 else 0
     if tags.thinking_end:
@@ -619,6 +660,8 @@ def _final_group(text: str, found: list[tuple[str, int, int]],
                  same: Callable[[str, str], bool]) -> tuple[tuple[str, ...], bool]:
     """The different contents of the last run of boxes that are close together (no blank line between), and
     whether only linking words stand between them (then they can be one multi-part answer)."""
+    if len(found) == 1:
+        return (found[0][0].strip(),), True
     group = [found[-1]]
     for prev in reversed(found[:-1]):
         gap_text = text[prev[2]:group[-1][1]]
@@ -823,7 +866,12 @@ _FIELD = re.compile(r"""(["'])(?:final[_ ]?)?answer\1\s*:\s*(?:"((?:[^"\\\n]|\\.
 
 def _answer_field(text: str, pos: int) -> Extraction | None:
     """The last JSON (or Python-dict) answer field from ``pos``: its value is a commitment like a box."""
-    if "answer" not in text[pos:].lower():
+    if text.isascii():  # a match is a quote, at most "final_" and "answer": start the search just before it
+        at = text.lower().find("answer", pos)
+        if at < 0:
+            return None
+        pos = max(pos, at - len('"final_'))
+    elif "answer" not in text[pos:].lower():
         return None
     m = _last_match(_FIELD, text, pos)
     if m is None:
