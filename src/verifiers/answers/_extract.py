@@ -614,11 +614,21 @@ def mask_non_answers(text: str) -> str:
     """``text`` with what states no answer blanked out, same length: struck-through spans (markdown ``~~x~~``,
     HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``, Unicode combining strokes U+0335/U+0336: a struck
     value is withdrawn) and answer markers quoted as format examples (``e.g. "#### 10"``)."""
-    if _may_strike(text):
+    if text is _unmasked[0]:
+        return text  # the same object was just found to hold nothing to blank (a scorer masks twice)
+    strike = _may_strike(text)
+    if strike:
         text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
     if ("####" in text or "box" in text) and ('"' in text or "“" in text or "`" in text):
         text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
+    elif not strike:
+        _unmasked[0] = text
     return text
+
+
+# The last text `mask_non_answers` left as it was. Strings are immutable and the reference keeps the object
+# alive, so ``text is _unmasked[0]`` proves the result; another thread replacing it only costs a recheck.
+_unmasked: list[str] = [""]
 
 
 def _may_strike(text: str) -> bool:
