@@ -483,9 +483,15 @@ _STRONG = re.compile(
     r"|actually,?\s+(?:it'?s|it\s+is|the\s+(?:answer|result|total)\s+(?:is|should\s+be)|that\s+should\s+be))",
     re.IGNORECASE)
 _DOUBT = re.compile(r"\b(?:wait|hmm+|hold\s+on|hang\s+on|actually|but)\b", re.IGNORECASE)
-# Every match of _STRONG (of _DOUBT) holds one of these words: a tail without any has no cue.
-_STRONG_WORDS = ("wait", "oops", "scratch", "second", "made", "wrong", "correct", "right", "actually")
+# Every match of _DOUBT holds one of these words: a tail without any has no doubt.
 _DOUBT_WORDS = ("wait", "hmm", "hold", "hang", "actually", "but")
+# Every match of _STRONG holds one of these, or "not" with "right" or "correct" ("that's not right").
+_STRONG_WORDS = ("wait", "oops", "scratch", "thought", "made", "wrong", "incorrect", "correction", "actually")
+
+
+def _may_correct(low: str) -> bool:
+    """Cheap prefilter on lower-cased ASCII text: ``False`` means ``_STRONG`` has no match in it."""
+    return any(w in low for w in _STRONG_WORDS) or ("not" in low and ("right" in low or "correct" in low))
 _VERDICT = re.compile(
     r"\b(?:can'?t|cannot|couldn'?t)\s+be\s+(?:right|correct)|\b(?:doesn'?t|does\s+not|don'?t)\s+(?:seem|look)\s+"
     r"(?:right|correct)|\bnot\s+(?:right|correct)\b|\b(?:wrong|incorrect|mistake|error)\b|\boff\s+by\s+(?:one|\d+)"
@@ -520,7 +526,7 @@ def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
         "not" in low or "n't" in low or "wrong" in low or "incorrect" in low or "mistake" in low) else None
     denied = negation.search(tail) if negation is not None else None
     ascii_tail = tail.isascii()  # then a cue's keyword must be in ``low`` (IGNORECASE folds some non-ASCII letters)
-    strong = _STRONG.search(tail) if not ascii_tail or any(w in low for w in _STRONG_WORDS) else None
+    strong = _STRONG.search(tail) if not ascii_tail or _may_correct(low) else None
     doubt = _DOUBT.search(tail) if denied is None and strong is None and (
         not ascii_tail or any(w in low for w in _DOUBT_WORDS)) else None
     if denied is None and strong is None and doubt is None:
@@ -650,7 +656,7 @@ def _cut_off_thinking(text: str, tags: Tags) -> bool:
 
 def _angle_tags(tags: Tags) -> bool:
     """Whether every thinking tag starts with "<" (then a text without "<" holds none of them)."""
-    return all(not tag or tag.startswith("<") for tag in (tags.thinking_start, tags.thinking_end))
+    return tags.thinking_start[:1] in ("", "<") and tags.thinking_end[:1] in ("", "<")
 
 
 def _after_thinking_end(text: str, tags: Tags) -> int:
