@@ -858,8 +858,9 @@ def _answer_tag(text: str, pos: int, tags: Tags) -> Extraction | None:
     """The last answer block (``<answer>...</answer>``, the configured tags) or JSON answer field
     (``"answer": "12"``, ``"final_answer": 12``) from ``pos``."""
     best: Extraction | None = None
+    angle = "<" in text  # one character search rules out every tag that starts with "<"
     for start, end in ((tags.answer_start, tags.answer_end), ("<answer>", "</answer>")):
-        if not start or start not in text:
+        if not start or (not angle and start[0] == "<") or start not in text:
             continue
         j = text.rfind(end, pos)
         i = text.rfind(start, pos, j if j >= 0 else len(text))
