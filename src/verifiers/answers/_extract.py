@@ -625,7 +625,7 @@ def mask_non_answers(text: str) -> str:
     strike = _may_strike(text)
     if strike:
         text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
-    if ("####" in text or "box" in text) and ('"' in text or "“" in text or "`" in text):
+    if ('"' in text or "“" in text or "`" in text) and ("####" in text or "box" in text):
         text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
     elif not strike:
         _unmasked[0] = text
@@ -639,7 +639,7 @@ _unmasked: list[str] = [""]
 
 def _may_strike(text: str) -> bool:
     """Cheap prefilter: ``False`` means ``text`` has no struck-through span (each kind has a fixed marker)."""
-    return ("~~" in text or "\u0336" in text or "\u0335" in text
+    return (("~" in text and "~~" in text) or "\u0336" in text or "\u0335" in text
             or ("<" in text and ("<s>" in text or "<del>" in text or "<strike>" in text))
             or ("\\" in text and ("\\sout" in text or "\\st" in text or "cancel" in text)))
 
@@ -927,6 +927,8 @@ def _is_heading(content: str, after: str = "") -> bool:
 
 def _hash(text: str, pos: int, same: Callable[[str, str], bool]) -> Extraction | None:
     """The last ``####`` answer line from ``pos`` (markdown headings are skipped)."""
+    if "#" not in text:  # one character search (most math text has none)
+        return None
     i = len(text)
     while True:
         i = text.rfind("####", pos, i)
