@@ -194,6 +194,12 @@ def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
             found.append((text[m.end():end], m.start(), end))
             pos = end
             continue
+        close = text.find("}", m.end())
+        flat = text[m.end():close] if close >= 0 else "{"
+        if "{" not in flat and "\\" not in flat:  # no brace or escape before the first "}": it closes the box
+            found.append((flat, m.start(), close + 1))
+            pos = close + 1
+            continue
         depth, i = 1, m.end()
         while i < n:
             c = text[i]
