@@ -182,8 +182,9 @@ def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
     found: list[tuple[str, int, int]] = []
     pos = start
     n = len(text)
+    fbox = "\\fbox" in text
     while True:
-        m = _BOX_OPEN.search(text, pos)
+        m = _next_box_open(text, pos, fbox)
         if m is None:
             break
         if not m.group().endswith("{"):  # \boxed 5: up to the next space or $
@@ -192,6 +193,12 @@ def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
                 end += 1
             found.append((text[m.end():end], m.start(), end))
             pos = end
+            continue
+        close = text.find("}", m.end())
+        flat = text[m.end():close] if close >= 0 else "{"
+        if "{" not in flat and "\\" not in flat:  # no brace or escape before the first "}": it closes the box
+            found.append((flat, m.start(), close + 1))
+            pos = close + 1
             continue
         depth, i = 1, m.end()
         while i < n:
@@ -210,6 +217,23 @@ def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
         found.append((text[m.end():i], m.start(), i + 1))
         pos = i + 1
     return found, False
+
+
+def _next_box_open(text: str, pos: int, fbox: bool) -> re.Match[str] | None:
+    """``_BOX_OPEN.search(text, pos)``: every match starts with ``\\boxed`` or ``\\fbox`` (``fbox``: whether the text
+    holds one), so only those places are tried."""
+    while True:
+        at = text.find("\\boxed", pos)
+        if fbox:
+            other = text.find("\\fbox", pos)
+            if other >= 0 and (at < 0 or other < at):
+                at = other
+        if at < 0:
+            return None
+        m = _BOX_OPEN.match(text, at)
+        if m is not None:
+            return m
+        pos = at + 1
 
 
 def _last_match(pattern: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str] | None:
@@ -354,7 +378,7 @@ def _boxed(text: str, start: int, same: Callable[[str, str], bool]) -> Extractio
     if _BOX_OPEN.search(last[0]):  # \boxed{5\boxed{3}}: two answers in one
         return Extraction(last[0].strip(), "boxed", last[2], "a box nested inside a box: no single answer",
                           start=last[1])
-    if _NEGATED.search(text, max(0, last[1] - 40), last[1]) is not None:  # "the answer is not \boxed{12}"
+    if _negated_before(text, last[1]):  # "the answer is not \boxed{12}"
         return Extraction(last[0].strip(), "boxed", last[2], "negated: the response denies the boxed value",
                           start=last[1])
     word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
@@ -363,6 +387,20 @@ def _boxed(text: str, start: int, same: Callable[[str, str], bool]) -> Extractio
 
 
 _NEGATED = re.compile(r"(?:\bnot|n't|\\neq?|\\not\s*=|≠)\s*(?:equal\s+to\s+|be\s+)?\$*\s*\Z", re.IGNORECASE)
+
+
+def _negated_before(text: str, at: int) -> bool:
+    """Whether the 40 characters before ``at`` end in a negation (``_NEGATED``). Each of its forms holds "not",
+    "n't", "\\ne" or "≠" (any case), so a window without them is ruled out by substring checks."""
+    lo = max(0, at - 40)
+    low = text[lo:at].lower()
+    if "n" not in low and "≠" not in low:
+        return False
+    if low.isascii() and "not" not in low and "n't" not in low and "\\ne" not in low:
+        return False
+    return _NEGATED.search(text, lo, at) is not None
+
+
 _LABEL_EQ = re.compile(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
 
 
@@ -451,6 +489,15 @@ _STRONG = re.compile(
     r"|actually,?\s+(?:it'?s|it\s+is|the\s+(?:answer|result|total)\s+(?:is|should\s+be)|that\s+should\s+be))",
     re.IGNORECASE)
 _DOUBT = re.compile(r"\b(?:wait|hmm+|hold\s+on|hang\s+on|actually|but)\b", re.IGNORECASE)
+# Every match of _DOUBT holds one of these words: a tail without any has no doubt.
+_DOUBT_WORDS = ("wait", "hmm", "hold", "hang", "actually", "but")
+# Every match of _STRONG holds one of these, or "not" with "right" or "correct" ("that's not right").
+_STRONG_WORDS = ("wait", "oops", "scratch", "thought", "made", "wrong", "incorrect", "correction", "actually")
+
+
+def _may_correct(low: str) -> bool:
+    """Cheap prefilter on lower-cased ASCII text: ``False`` means ``_STRONG`` has no match in it."""
+    return any(w in low for w in _STRONG_WORDS) or ("not" in low and ("right" in low or "correct" in low))
 _VERDICT = re.compile(
     r"\b(?:can'?t|cannot|couldn'?t)\s+be\s+(?:right|correct)|\b(?:doesn'?t|does\s+not|don'?t)\s+(?:seem|look)\s+"
     r"(?:right|correct)|\bnot\s+(?:right|correct)\b|\b(?:wrong|incorrect|mistake|error)\b|\boff\s+by\s+(?:one|\d+)"
@@ -484,8 +531,10 @@ def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
     negation = _negation(value) if 0 < len(value) <= 200 and value in tail and (
         "not" in low or "n't" in low or "wrong" in low or "incorrect" in low or "mistake" in low) else None
     denied = negation.search(tail) if negation is not None else None
-    strong = _STRONG.search(tail)
-    doubt = _DOUBT.search(tail) if denied is None and strong is None else None
+    ascii_tail = tail.isascii()  # then a cue's keyword must be in ``low`` (IGNORECASE folds some non-ASCII letters)
+    strong = _STRONG.search(tail) if not ascii_tail or _may_correct(low) else None
+    doubt = _DOUBT.search(tail) if denied is None and strong is None and (
+        not ascii_tail or any(w in low for w in _DOUBT_WORDS)) else None
     if denied is None and strong is None and doubt is None:
         return best
     cue = min((m for m in (denied, strong, doubt) if m is not None), key=lambda m: m.start())
@@ -535,6 +584,14 @@ _INSTRUCTION = re.compile(
     r"(?<!\\)\b(?:in|within|inside|using|with|as)\s+(?:an?\s+|the\s+)?\$*\s*\Z", re.IGNORECASE)
 
 
+# In ASCII text (IGNORECASE folds some non-ASCII letters to ASCII ones too) every match of _INSTRUCTION holds
+# one of these verbs and, without its trailing spaces and dollars, ends with a preposition or an article; every
+# match of _EXAMPLE ends with a quote, a colon or comma, or its keyword ("e.g.", "for example", "such as", "like").
+_INSTRUCTION_VERBS = ("put", "place", "write", "enclose", "wrap", "present", "provide", "format", "give")
+_INSTRUCTION_ENDS = ("in", "inside", "using", "with", "as", "a", "an", "the")
+_EXAMPLE_ENDS = ('"', "“", "'", "`", ":", ",", ".", "example", "as", "like")
+
+
 _EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,]?\s*[\"“'`]?|[\"“`])\$*\s*\Z",
                       re.IGNORECASE)
 
@@ -544,11 +601,17 @@ def _in_instruction(text: str, box_start: int) -> bool:
     or quoted as an example (``e.g. "#### 10"``): neither is an answer."""
     lo = max(0, box_start - 120)
     window = text[lo:box_start].lower()
-    if ("answer" in window or "result" in window or "solution" in window or "response" in window) \
+    if window.isascii():  # what each match must end with, once trailing spaces and dollars are dropped
+        end = window.rstrip().rstrip("$").rstrip()
+        instruction = end.endswith(_INSTRUCTION_ENDS) and any(verb in window for verb in _INSTRUCTION_VERBS)
+        example = end.endswith(_EXAMPLE_ENDS)
+    else:
+        instruction = example = True
+    if instruction and ("answer" in window or "result" in window or "solution" in window or "response" in window) \
             and _INSTRUCTION.search(text, lo, box_start) is not None:
         return True
-    if '"' in window or "“" in window or "`" in window or "e.g" in window or "example" in window \
-            or "such as" in window or "like" in window:
+    if example and ('"' in window or "“" in window or "`" in window or "e.g" in window or "example" in window
+                    or "such as" in window or "like" in window):
         return _EXAMPLE.search(text, lo, box_start) is not None
     return False
 
@@ -563,16 +626,26 @@ def mask_non_answers(text: str) -> str:
     """``text`` with what states no answer blanked out, same length: struck-through spans (markdown ``~~x~~``,
     HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``, Unicode combining strokes U+0335/U+0336: a struck
     value is withdrawn) and answer markers quoted as format examples (``e.g. "#### 10"``)."""
-    if _may_strike(text):
+    if text is _unmasked[0]:
+        return text  # the same object was just found to hold nothing to blank (a scorer masks twice)
+    strike = _may_strike(text)
+    if strike:
         text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
-    if ("####" in text or "box" in text) and ('"' in text or "“" in text or "`" in text):
+    if ('"' in text or "“" in text or "`" in text) and ("####" in text or "box" in text):
         text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
+    elif not strike:
+        _unmasked[0] = text
     return text
+
+
+# The last text `mask_non_answers` left as it was. Strings are immutable and the reference keeps the object
+# alive, so ``text is _unmasked[0]`` proves the result; another thread replacing it only costs a recheck.
+_unmasked: list[str] = [""]
 
 
 def _may_strike(text: str) -> bool:
     """Cheap prefilter: ``False`` means ``text`` has no struck-through span (each kind has a fixed marker)."""
-    return ("~~" in text or "\u0336" in text or "\u0335" in text
+    return (("~" in text and "~~" in text) or "\u0336" in text or "\u0335" in text
             or ("<" in text and ("<s>" in text or "<del>" in text or "<strike>" in text))
             or ("\\" in text and ("\\sout" in text or "\\st" in text or "cancel" in text)))
 
@@ -580,13 +653,22 @@ def _may_strike(text: str) -> bool:
 def _cut_off_thinking(text: str, tags: Tags) -> bool:
     """Whether the response ends inside a thinking block: one it opened (``<think>`` after the last
     ``</think>``), or, when the prompt opened it (``tags.prompt_opens_thinking``), never closed."""
+    if "<" not in text and _angle_tags(tags):
+        return tags.prompt_opens_thinking  # no tag at all: cut off only if the prompt opened the block
     close = max(text.rfind("</think>"), text.rfind(tags.thinking_end) if tags.thinking_end else -1)
     opened = max(text.rfind("<think>"), text.rfind(tags.thinking_start) if tags.thinking_start else -1)
     return opened > close or (tags.prompt_opens_thinking and close < 0)
 
 
+def _angle_tags(tags: Tags) -> bool:
+    """Whether every thinking tag starts with "<" (then a text without "<" holds none of them)."""
+    return tags.thinking_start[:1] in ("", "<") and tags.thinking_end[:1] in ("", "<")
+
+
 def _after_thinking_end(text: str, tags: Tags) -> int:
     """Where the text after the last closed thinking block starts; 0 if there is none."""
+    if "<" not in text and _angle_tags(tags):
+        return 0
     end = text.rfind("</think>")
     at = end + len("</think>") if end >= 0 else 0
     if tags.thinking_end:
@@ -600,6 +682,8 @@ def _final_group(text: str, found: list[tuple[str, int, int]],
                  same: Callable[[str, str], bool]) -> tuple[tuple[str, ...], bool]:
     """The different contents of the last run of boxes that are close together (no blank line between), and
     whether only linking words stand between them (then they can be one multi-part answer)."""
+    if len(found) == 1:
+        return (found[0][0].strip(),), True
     group = [found[-1]]
     for prev in reversed(found[:-1]):
         gap_text = text[prev[2]:group[-1][1]]
@@ -780,8 +864,9 @@ def _answer_tag(text: str, pos: int, tags: Tags) -> Extraction | None:
     """The last answer block (``<answer>...</answer>``, the configured tags) or JSON answer field
     (``"answer": "12"``, ``"final_answer": 12``) from ``pos``."""
     best: Extraction | None = None
+    angle = "<" in text  # one character search rules out every tag that starts with "<"
     for start, end in ((tags.answer_start, tags.answer_end), ("<answer>", "</answer>")):
-        if not start or start not in text:
+        if not start or (not angle and start[0] == "<") or start not in text:
             continue
         j = text.rfind(end, pos)
         i = text.rfind(start, pos, j if j >= 0 else len(text))
@@ -804,7 +889,12 @@ _FIELD = re.compile(r"""(["'])(?:final[_ ]?)?answer\1\s*:\s*(?:"((?:[^"\\\n]|\\.
 
 def _answer_field(text: str, pos: int) -> Extraction | None:
     """The last JSON (or Python-dict) answer field from ``pos``: its value is a commitment like a box."""
-    if "answer" not in text[pos:].lower():
+    if text.isascii():  # a match is a quote, at most "final_" and "answer": start the search just before it
+        at = text.lower().find("answer", pos)
+        if at < 0:
+            return None
+        pos = max(pos, at - len('"final_'))
+    elif "answer" not in text[pos:].lower():
         return None
     m = _last_match(_FIELD, text, pos)
     if m is None:
@@ -843,6 +933,8 @@ def _is_heading(content: str, after: str = "") -> bool:
 
 def _hash(text: str, pos: int, same: Callable[[str, str], bool]) -> Extraction | None:
     """The last ``####`` answer line from ``pos`` (markdown headings are skipped)."""
+    if "#" not in text:  # one character search (most math text has none)
+        return None
     i = len(text)
     while True:
         i = text.rfind("####", pos, i)
@@ -864,7 +956,7 @@ def _hash(text: str, pos: int, same: Callable[[str, str], bool]) -> Extraction |
 
 
 def _final_answer(text: str, pos: int) -> Extraction | None:
-    last = _last_match(_FINAL, text, pos)
+    last = _last_match(_FINAL, text, _final_search_start(text, pos))
     if last is None:
         return None
     rest = text[last.end():last.end() + 500]
@@ -878,6 +970,21 @@ def _final_answer(text: str, pos: int) -> Extraction | None:
     content = content.strip()
     # the refusal reads the whole sentence: "$5$ or more", "$5$ thousand"
     return Extraction(content, "final_answer", end, statement_refusal(sentence), start=last.start()) if content else None
+
+
+def _final_search_start(text: str, pos: int) -> int:
+    """Where the search for ``_FINAL`` from ``pos`` can start without changing its last match (``len(text)`` when
+    there is none): every match holds "answer" and starts at most "final" and a run of spaces before it.
+
+    Only for ASCII text: ``IGNORECASE`` also folds some non-ASCII letters to ASCII ones (ſ, ı, İ)."""
+    if not text.isascii():
+        return pos
+    at = text.lower().find("answer", pos)
+    if at < 0:
+        return len(text)
+    while at > pos and text[at - 1].isspace():
+        at -= 1
+    return max(pos, at - len("final"))
 
 
 def _sentence_end(line: str) -> int:
