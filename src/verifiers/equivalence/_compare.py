@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeVar
 
-from verifiers.answers._latex_expr import Node, free_symbols
+from verifiers.answers._latex_expr import DoubleSuperscript, Node, Unsupported, free_symbols, parse_expr
 from verifiers.answers._typed import (
     MAX_ITEMS,
     Answer,
@@ -45,6 +45,8 @@ from verifiers.answers._typed import (
     parse_answer,
 )
 from verifiers.equivalence import _expr_eval as ev
+from verifiers.equivalence._calculus import is_indefinite
+from verifiers.equivalence._enclose import differ
 from verifiers.equivalence._proof import proves_proportional
 
 Verdict = Literal["equal", "different", "timeout"]
@@ -305,7 +307,7 @@ def _interval(x: Seq) -> Interval | None:
             return None
         try:
             ends.append(ev.constant_value(item.tree))
-        except (ev.Undefined, ev.TooLarge):
+        except (ev.Undefined, ev.TooLarge, ev.Refused):
             return None
     lo, hi = ends
     if not all(isinstance(v, Fraction) or ev.is_real(v) for v in ends):
@@ -392,7 +394,7 @@ def _solve_linear(f: Node, var: str) -> tuple[int, ev.Value] | None:
                              != "agree" for p in _PROBES):
             return None
         return (1 if slope > 0 else -1), -f0 / slope
-    except (ev.Undefined, ev.TooLarge):
+    except (ev.Undefined, ev.TooLarge, ev.Refused):
         return None
 
 
@@ -452,7 +454,7 @@ def _holds(trees: list[Node], ops: tuple[str, ...], var: str, p: Fraction) -> bo
                 values.append(ev.approx(t, {var: ev.to_mp(p)}))
         except ev.Undefined:
             return False  # outside the relation's domain it does not hold (sqrt(x) >= 0 is not all reals)
-        except (ev.TooLarge, ev.Inexact):
+        except (ev.TooLarge, ev.Inexact, ev.Refused):
             return None
     if not all(ev.is_real(v) for v in values):
         return False
@@ -649,13 +651,20 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
     if g.text == a.text:
         return True
     if g.tree is None or a.tree is None:
+        if _every_reading_differs(g, a, c):
+            return False
         return _symbolic_equal(g.text, a.text, c)
     tg, ta = g.tree, a.tree
+    if is_indefinite(tg) or is_indefinite(ta):
+        # an antiderivative is a family of functions (up to + C), never one value; two of them: the CAS
+        return is_indefinite(tg) and is_indefinite(ta) and _symbolic_equal(g.text, a.text, c)
     if tg[0] == "num" and ta[0] == "num":
         return bool(tg[1] == ta[1])
     constant = not free_symbols(tg) and not free_symbols(ta)
     if constant:
         vg, va = _constant(tg), _constant(ta)
+        if vg is _REFUSED or va is _REFUSED:  # an integral with no closed form: enclosures, else the CAS
+            return not differ(tg, ta, {}) and _symbolic_equal(g.text, a.text, c)
         if vg is None or va is None:
             return False  # an undefined value equals nothing
         if vg is _HUGE or va is _HUGE:
@@ -689,17 +698,37 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
     return _symbolic_equal(g.text, a.text, c)
 
 
+def _every_reading_differs(g: Expr, a: Expr, c: _Ctx) -> bool:
+    """Whether a side with a double superscript (``x^2^3``, invalid LaTeX) differs from the other side under
+    both readings, ``(x^2)^3`` and ``x^{2^3}``: then it is wrong whichever was meant."""
+    for x, other in ((g, a), (a, g)):
+        if x.tree is None and other.tree is not None and "^" in x.text:
+            try:
+                readings = [parse_expr(x.text, double=side) for side in ("left", "right")]
+            except DoubleSuperscript:
+                return False
+            except (Unsupported, RecursionError, ValueError):
+                continue
+            return all(ev.sample_compare(other.tree, r, 0.0, seed_text=f"{other.text}|{x.text}",
+                                         deadline=c.deadline) == "different" for r in readings)
+    return False
+
+
 _HUGE = object()
+_REFUSED = object()
 
 
 def _constant(t: Node) -> ev.Value | object | None:
-    """A constant's value, ``_HUGE`` when beyond the numeric budget, ``None`` when undefined."""
+    """A constant's value, ``_HUGE`` when beyond the numeric budget, ``_REFUSED`` when the evaluator cannot
+    vouch for one (an integral with no closed form), ``None`` when undefined."""
     try:
         return ev.constant_value(t)
     except ev.Undefined:
         return None
     except (ev.TooLarge, ev.Inexact):
         return _HUGE
+    except ev.Refused:
+        return _REFUSED
 
 
 MAX_EXACT_BITS = 1 << 20  # exact rationals up to a million bits (2^65536 is 65,537): microseconds to build
