@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 MAX_TOKENS = 4000
-MAX_DEPTH = 100
+MAX_DEPTH = 250  # a 100-deep nested radical parses; deeper text goes to the CAS
 
 Node = tuple[Any, ...]
 

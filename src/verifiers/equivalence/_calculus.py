@@ -223,10 +223,10 @@ def _laurent(node: Node, var: str) -> dict[int, Node] | None:
         p = _laurent(node[1], var)
         if n is None or p is None or not 0 <= n <= MAX_DEGREE:
             return None
-        out: dict[int, Node] = {0: _ONE}
+        power: dict[int, Node] = {0: _ONE}
         for _ in range(n):
-            out = _times(out, p)
-        return out
+            power = _times(power, p)
+        return power
     return None
 
 
@@ -307,6 +307,8 @@ def _rational(node: Node) -> Fraction | None:
         a, e = _rational(node[1]), _rational(node[2])
         if a is None or e is None or e.denominator != 1 or abs(e) > 64 or (a == 0 and e < 0):
             return None
+        if max(a.numerator.bit_length(), a.denominator.bit_length()) * abs(e) > 4096:
+            return None  # bounds and exponents of ordinary size only
         return a ** int(e)
     return None
 

@@ -164,25 +164,27 @@ def _exact(node: Node, env: dict[str, Any]) -> Fraction:
             raise Inexact("gamma too large")
         return Fraction(_m.factorial(int(v) - 1))
     if kind in ("sum", "prod"):
-        return _series(node, env, lambda n, e: exact(n, e), Fraction(int(kind == "prod")), lambda j: Fraction(j))
+        return _series(node, env, lambda n, e: exact(n, e), Fraction(int(kind == "prod")), lambda j: Fraction(j),
+                       Inexact)
     if kind == "int":
         closed = closed_form(node)
-        if closed is node:
+        if closed[0] == "int":
             raise Inexact("an integral without a closed form")
         return exact(closed, env)
     raise Inexact(kind)
 
 
 def _series(node: Node, env: dict[str, Any], value: Callable[[Node, dict[str, Any]], Any], start: Any,
-            number: Callable[[int], Any]) -> Any:
+            number: Callable[[int], Any], too_many: type[Exception]) -> Any:
     """A sum or product at integer bounds, term by term; with the upper bound below the lower one minus one it
-    has no value (``b = a - 1`` is the empty sum or product), as in `verifiers.equivalence._calculus`."""
+    has no value (``b = a - 1`` is the empty sum or product), as in `verifiers.equivalence._calculus`. More than
+    ``MAX_SUM_TERMS`` terms raise ``too_many`` (the value is unknown here, not large)."""
     kind, var, low, high, body = node
     a, b = _integer_value(value(low, env)), _integer_value(value(high, env))
     if b < a - 1:
         raise Undefined("a sum or product over a reversed range")
     if b - a + 1 > MAX_SUM_TERMS:
-        raise TooLarge("too many terms")
+        raise too_many("too many terms")
     out = start
     inner = dict(env)
     for j in range(a, b + 1):
@@ -360,10 +362,10 @@ def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
         return _function(node[1], _check(_approx(node[2], env, cx), cx), cx)
     if kind in ("sum", "prod"):
         return _series(node, env, lambda n, e: _check(_approx(n, e, cx), cx), ctx.mpf(int(kind == "prod")),
-                       lambda j: ctx.mpf(j))
+                       lambda j: ctx.mpf(j), Refused)
     if kind == "int":
         closed = closed_form(node)
-        if closed is node:
+        if closed[0] == "int":
             raise Refused("an integral without a closed form")
         return _approx(closed, env, cx)
     raise Undefined(f"unknown node {kind}")
@@ -540,7 +542,7 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         try:
             vg, va = constant_value(g), constant_value(a)
         except Refused:  # an integral with no closed form: rigorous enclosures may tell them apart, or a proof
-            return _refused(g, a, relation, {})
+            return _refused(g, a, relation if rel_tol == 0 else agree, {})
         except (Undefined, TooLarge, Inexact):
             return "unknown"
         out = agree(vg, va)
@@ -573,15 +575,15 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         fine.prec = PRECISION_BITS + extra
         _LOCAL.ctx = fine
         try:
-            return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, extra)
+            return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, extra, rel_tol)
         finally:
             _LOCAL.ctx = None
-    return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, 0)
+    return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, 0, rel_tol)
 
 
 def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], Outcome],
             relation: Callable[[Value, Value], Outcome] | None, exact_mode: bool, cx: bool, seed_text: str,
-            deadline: float, extra: int) -> Outcome:
+            deadline: float, extra: int, rel_tol: float = 0.0) -> Outcome:
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
     integers = integer_names(g) | integer_names(a)
     good = 0
@@ -606,7 +608,7 @@ def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], 
         except (Undefined, TooLarge):
             continue  # outside a domain, or beyond the budget here (2^{2^x} at a wide point): another point
         except Refused:  # an integral with no closed form: enclosures at this point, a proof, or the CAS
-            return _refused(g, a, relation, _rational_point(env))
+            return _refused(g, a, relation if rel_tol == 0 else agree, _rational_point(env))
         out = agree(vg, va)
         if out == "unknown" and relation is None and not exact_mode:
             out = _recheck(g, a, extra, deadline, env)
@@ -630,7 +632,8 @@ def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], 
 def _refused(g: Node, a: Node, relation: Callable[[Value, Value], Outcome] | None,
              point: dict[str, Fraction]) -> Outcome:
     """The outcome when a value was refused (an integral with no closed form): "different" when rigorous
-    enclosures at ``point`` do not meet, "equal" when the canonical forms prove it, else "unknown" (the CAS)."""
+    enclosures at ``point`` do not meet, "equal" when the canonical forms prove it, else "unknown" (the CAS).
+    With a ``relation`` (equations, or a tolerance for a decimal answer) enclosures decide nothing."""
     if relation is not None:
         return "unknown"
     if differ(g, a, point):

@@ -27,6 +27,7 @@ the CAS). Work is bounded (``MAX_TERMS`` terms, ``MAX_POWER``): beyond it the pr
 
 from __future__ import annotations
 
+import functools
 import math as _m
 from fractions import Fraction
 
@@ -184,6 +185,8 @@ class _Canon:
                 pn, pd = self.power(n1, k), self.power(d1, k)
                 return (pd, pn) if e < 0 else (pn, pd)
             base = _rational_constant(node[1])
+            if e is not None and abs(e.numerator) > MAX_POWER:
+                raise Refused("power too large")
             if e is not None and base is not None and base > 0:  # 8^{2/3}, 2^{1/2}
                 return self._rational_root(base ** e.numerator if e > 0 else 1 / base ** -e.numerator,
                                            e.denominator)
@@ -291,12 +294,10 @@ class _Canon:
     def _special(self, name: str, arg: Node) -> tuple[Poly, Poly] | None:
         """``\\arcsin`` or ``\\arctan`` at a standard argument (or its negative): its value, else ``None``."""
         target = self.key(arg)
-        for text, value in _SPECIAL[name]:
+        for tree, value in _special_table(name):
             for sign in (1, -1):
-                tree = parse_expr(text)
                 if self.key(tree if sign > 0 else ("neg", tree)) == target:
-                    v = parse_expr(value)
-                    return self.rat(v if sign > 0 else ("neg", v))
+                    return self.rat(value if sign > 0 else ("neg", value))
         return None
 
     def _exponential(self, node: Node) -> tuple[Poly, Poly] | None:
@@ -412,6 +413,11 @@ _SPECIAL = {
 }
 
 
+@functools.lru_cache(maxsize=4)
+def _special_table(name: str) -> tuple[tuple[Node, Node], ...]:
+    return tuple((parse_expr(arg), parse_expr(value)) for arg, value in _SPECIAL[name])
+
+
 def _poly_key(p: Poly, scale: Fraction) -> str:
     return "+".join(f"{c / scale}*{'.'.join(f'{a}^{e}' for a, e in m)}" for m, c in sorted(p.items()))
 
@@ -465,8 +471,8 @@ def _rational_constant(node: Node) -> Fraction | None:
         a, b = _rational_constant(node[1]), _rational_constant(node[2])
         if a is None or b is None or b.denominator != 1 or abs(b) > 64 or (a == 0 and b < 0):
             return None
-        if max(a.numerator.bit_length(), a.denominator.bit_length()) * abs(b) > 4096:
-            return None
+        if max(a.numerator.bit_length(), a.denominator.bit_length()) * abs(b) > 256:
+            return None  # small values only: an exponent such as 2^{3}, never 2^{64} (its power would be huge)
         return a ** int(b)
     return None
 
