@@ -138,6 +138,27 @@ def test_gamma_values() -> None:
         assert abs(constant_value(parse_expr("\\Gamma(\\frac{1}{2})")) - mpmath.sqrt(mpmath.pi)) < 1e-60
 
 
+@pytest.mark.parametrize(("a", "b"), [
+    ("\\frac{2x}{1+x^4}", "\\frac{d}{dx}\\tan^{-1}(x^2)"), ("3x^2", "\\frac{d}{dx}x^3"),
+    ("\\cos x", "\\frac{d}{dx}\\sin x"), ("x^2", "\\frac{d}{dx}\\int_0^x t^2dt"),
+    ("\\sin x", "\\frac{d}{dx}\\int_0^x \\sin tdt"), ("2e^{2x}", "\\frac{d}{dx}e^{2x}"),
+    ("\\frac{1}{x}", "\\frac{d}{dx}\\ln x"), ("-\\frac{1}{\\sqrt{1-x^2}}", "\\frac{d}{dx}\\arccos x"),
+])
+def test_derivatives_by_the_rules(a: str, b: str) -> None:
+    assert proves_equal(parse_expr(a), parse_expr(b))
+
+
+def test_derivative_operand_is_a_term_and_odd_forms_are_refused() -> None:
+    assert parse_expr("\\frac{d}{dx}x^2+1")[0] == "add"
+    with pytest.raises(Unsupported):
+        parse_expr("\\frac{d^2}{dx^2}x^3")
+    with pytest.raises(Unsupported):
+        parse_expr("\\frac{d}{dx}")
+    assert closed_form(parse_expr("\\frac{d}{dx}|x|"))[0] == "deriv"  # no rule: left alone
+    with pytest.raises(Refused):
+        approx(parse_expr("\\frac{d}{dx}|x|"), {"x": mpmath.mpf(2)})
+
+
 # ------------------------------------------------------------------------------------------- proofs
 
 
@@ -232,6 +253,8 @@ def _no_cas(gold: str, answer: str, rel_tol: float, deadline: float) -> bool | N
     ("96\\pi", "x^2^4"),
     ("x^3+27", "\\frac{2x!}{(x-1)!}\\arctan 5"),
     ("36x\\sqrt{35x}", "\\tan^{-1} x\\int_0^1 x^3dx-\\sum_{k=0}^{n}\\binom{n}{k}"),
+    ("5k", "2\\sum_{k=0}^{4} k^k-2\\frac{k!}{(k-1)!}"),  # 0^0 inside: no value anywhere
+    ("3x^2", "\\frac{d}{dx}x^4"),
 ])
 def test_junk_is_decided_in_process(gold: str, answer: str) -> None:
     # the CAS must not be needed: it raises if called
@@ -246,6 +269,7 @@ def test_junk_is_decided_in_process(gold: str, answer: str) -> None:
     ("2x^2-2x+3", "2x^2-2x+3+\\int_{-1}^{1} t^3dt"),
     ("\\sqrt{21}", "(\\sqrt{21})^{2^{0}}"),
     ("2^m", "\\sum_{k=0}^{m}\\binom{m}{k}"),
+    ("\\frac{2u}{1+u^4}", "\\frac{d}{du}\\tan^{-1}(u^2)"),
 ])
 def test_equal_forms_are_proved_in_process(gold: str, answer: str) -> None:
     assert compare(gold, answer, rel_tol=1e-9, deadline=time.monotonic() + 30, symbolic=_no_cas) == "equal"

@@ -7,11 +7,12 @@ high-precision floats, at random points when the expression has variables. Nodes
     ("num", Fraction, is_decimal)   ("sym", name)   ("const", "pi" | "e" | "i" | "inf")
     ("add", a, b)  ("sub", a, b)  ("mul", a, b)  ("div", a, b)  ("pow", a, b)  ("neg", a)
     ("fn", name, a)  ("log", base, a)  ("root", a, n)  ("fact", a)  ("binom", n, k)
-    ("sum" | "prod" | "int", var, low, high, body)
+    ("sum" | "prod" | "int", var, low, high, body)  ("deriv", var, body)
 
 ``abs``, ``floor``, ``ceil`` and the gamma function (``\\Gamma(x)``) are ``fn`` nodes. Sums, products and
 integrals bind their variable (``var``, a name): ``\\sum_{k=1}^{n} k^2``, ``\\prod_{j=1}^{5} j``,
-``\\int_0^1 x^2\\,dx``; an indefinite integral ``\\int x\\,dx`` has ``low`` and ``high`` ``None``. The grammar is the usual one for school algebra: implicit
+``\\int_0^1 x^2\\,dx``; an indefinite integral ``\\int x\\,dx`` has ``low`` and ``high`` ``None``. ``\\frac{d}{dx} f``
+is ``("deriv", "x", f)`` (the operand a term: ``\\frac{d}{dx} x^2 + 1`` adds 1 to the derivative). The grammar is the usual one for school algebra: implicit
 products (``2\\sqrt{3}x``), ``\\frac``, ``\\sqrt[n]``, powers (``x^2``, ``2^{-3}``, ``\\sin^2 x``), functions with or
 without parentheses (``\\sin 2x``, ``\\log_2 8``, ``\\ln(x)``), ``|x|``, ``n!``, ``\\binom{n}{k}``, mixed numbers
 (``3\\frac{1}{4}`` is 13/4, as graders read it), sums, products and integrals. A double superscript
@@ -298,7 +299,9 @@ class _Parser:
         if tok == "\\frac":
             num, den = self.group(depth + 1), self.group(depth + 1)
             if _is_derivative(num, den):
-                raise Unsupported("a derivative d/dx, not a fraction")
+                if num != ("sym", "d") or den[2][0] != "sym" or self.peek() in ("", "+", "-", ")", "}", "]"):
+                    raise Unsupported("a derivative of higher order, or of nothing")
+                return ("deriv", den[2][1], self.term(depth + 1, stop_at_function=True))
             return ("div", num, den)
         if tok == "\\sqrt":
             index: Node = ("num", Fraction(2), False)

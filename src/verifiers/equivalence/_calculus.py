@@ -16,6 +16,10 @@
 - **Polynomial integrals.** ``\\int_a^b p(t)\\,dt`` with ``p`` a polynomial in ``t`` is
   ``\\sum_j c_j (b^{j+1} - a^{j+1}) / (j + 1)`` (the fundamental theorem of calculus), and a term ``c/t`` gives
   ``c \\ln(b/a)``, defined exactly where the integral is (``a`` and ``b`` of one sign).
+- **Derivatives.** ``\\frac{d}{dx} f`` by the rules of differentiation (sums, products, quotients, powers,
+  roots, ``\\sin \\cos \\tan \\exp \\ln`` and the inverse trigonometric functions, the chain rule, and
+  ``\\frac{d}{dx}\\int_{a}^{g(x)} f(t)\\,dt = f(g(x)) g'(x)`` for an integrand free of ``x``); each rule holds
+  wherever the function is differentiable. Anything else (``|x|``, ``\\lfloor x\\rfloor``, ``x!``) is left alone.
 - An indefinite integral (``\\int x\\,dx``) is a family of functions, not a value: it is left as it is and
   never equals a value (`is_indefinite`).
 
@@ -33,6 +37,7 @@ MAX_EXPANDED = 64
 MAX_DEGREE = 24
 MAX_NODES = 4_000  # nodes of one coefficient tree; past it the rewrite is refused (left as it was)
 BINDERS = frozenset({"sum", "prod", "int"})
+OPERATORS = BINDERS | {"deriv"}
 
 _ONE: Node = ("num", Fraction(1), False)
 _ZERO: Node = ("num", Fraction(0), False)
@@ -43,8 +48,8 @@ class _Refused(Exception):
 
 
 def has_binder(node: Node) -> bool:
-    """Whether a sum, a product or an integral appears."""
-    return any(n[0] in BINDERS for n in subtrees(node))
+    """Whether a sum, a product, an integral or a derivative appears."""
+    return any(n[0] in OPERATORS for n in subtrees(node))
 
 
 def is_indefinite(node: Node) -> bool:
@@ -79,7 +84,69 @@ def _rewrite(node: Node) -> Node:
         out = _sum(var, low, high, body) if kind == "sum" else _prod(var, low, high, body) if kind == "prod" \
             else _integral(var, low, high, body)
         return out if out is not None else (kind, var, low, high, body)
+    if kind == "deriv":
+        body = _rewrite(node[2])
+        try:
+            return _fold(_derivative(body, node[1]))
+        except _Refused:
+            return ("deriv", node[1], body)
     return (kind, *(_rewrite(x) if isinstance(x, tuple) else x for x in node[1:]))
+
+
+def _derivative(f: Node, x: str) -> Node:
+    """``df/dx`` by the rules of differentiation; `_Refused` where no rule applies."""
+    if x not in free_symbols(f):
+        return _ZERO
+    kind = f[0]
+    if kind == "sym":
+        return _ONE
+    if kind in ("add", "sub"):
+        return (kind, _derivative(f[1], x), _derivative(f[2], x))
+    if kind == "neg":
+        return ("neg", _derivative(f[1], x))
+    if kind == "mul":
+        return ("add", ("mul", _derivative(f[1], x), f[2]), ("mul", f[1], _derivative(f[2], x)))
+    if kind == "div":
+        u, v = f[1], f[2]
+        return ("div", ("sub", ("mul", _derivative(u, x), v), ("mul", u, _derivative(v, x))), ("pow", v, _number(2)))
+    if kind == "pow":
+        base, e = f[1], f[2]
+        if x not in free_symbols(e):  # (u^c)' = c u^(c-1) u'
+            return ("mul", ("mul", e, ("pow", base, ("sub", e, _ONE))), _derivative(base, x))
+        if base == ("const", "e"):  # (e^v)' = e^v v'
+            return ("mul", f, _derivative(e, x))
+        # (u^v)' = u^v (v' ln u + v u'/u), where u > 0
+        return ("mul", f, ("add", ("mul", _derivative(e, x), ("fn", "ln", base)),
+                           ("div", ("mul", e, _derivative(base, x)), base)))
+    if kind == "root":  # (u^(1/n))' = u^(1/n) u' / (n u)
+        if x in free_symbols(f[2]):
+            raise _Refused("root index")
+        return ("div", ("mul", f, _derivative(f[1], x)), ("mul", f[2], f[1]))
+    if kind == "fn" and f[1] in _CHAIN:
+        return ("mul", _CHAIN[f[1]](f[2]), _derivative(f[2], x))
+    if kind == "log" and f[1] is not None:  # log_b u = ln u / ln b
+        return _derivative(("div", ("fn", "ln", f[2]), ("fn", "ln", f[1])), x)
+    if kind == "int" and f[2] is not None and f[3] is not None and x not in free_symbols(f[4]) \
+            and f[1] != x:  # the fundamental theorem of calculus
+        upper = ("mul", substitute(f[4], f[1], f[3]), _derivative(f[3], x))
+        lower = ("mul", substitute(f[4], f[1], f[2]), _derivative(f[2], x))
+        return ("sub", upper, lower)
+    raise _Refused(kind)
+
+
+def _one_over(g: Node) -> Node:
+    return ("div", _ONE, g)
+
+
+_TWO: Node = ("num", Fraction(2), False)
+_CHAIN = {  # f'(u) for each function f
+    "sin": lambda u: ("fn", "cos", u), "cos": lambda u: ("neg", ("fn", "sin", u)),
+    "tan": lambda u: _one_over(("pow", ("fn", "cos", u), _TWO)), "exp": lambda u: ("fn", "exp", u),
+    "ln": _one_over, "sinh": lambda u: ("fn", "cosh", u), "cosh": lambda u: ("fn", "sinh", u),
+    "arctan": lambda u: _one_over(("add", _ONE, ("pow", u, _TWO))),
+    "arcsin": lambda u: _one_over(("root", ("sub", _ONE, ("pow", u, _TWO)), _TWO)),
+    "arccos": lambda u: ("neg", _one_over(("root", ("sub", _ONE, ("pow", u, _TWO)), _TWO))),
+}
 
 
 # ------------------------------------------------------------------------------------------ the rules
@@ -276,6 +343,10 @@ def substitute(node: Node, var: str, value: Node) -> Node:
     if kind == "sym":
         return value if node[1] == var else node
     if kind in ("num", "const"):
+        return node
+    if kind == "deriv":
+        if var in free_symbols(node):
+            raise _Refused("a value for a derivative's variable")  # d/dx f at x = 2 is not d/d2 f(2)
         return node
     if kind in BINDERS:
         low = None if node[2] is None else substitute(node[2], var, value)

@@ -685,6 +685,8 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
         return True
     if out == "different":
         return False
+    if out == "unknown" and (_undefined_part(tg) or _undefined_part(ta)):
+        return False  # a part with no value (0^0, \frac{1}{0}) leaves the whole without one: it equals nothing
     if out == "agree":  # numerically equal, no proof yet: only the CAS's exact zero test can prove it
         if c.symbolic is None:
             return False
@@ -767,6 +769,25 @@ def _bits(x: Fraction) -> int:
 def _undefined_tree(tree: Node) -> bool:
     """Whether a parsed expression is a constant with no value (cached: a gold is judged many times)."""
     return not free_symbols(tree) and _constant(tree) is None
+
+
+def _undefined_part(tree: Node) -> bool:
+    """Whether a constant part of an expression has no value (``x + 0^0``, ``\\sum_{k=0}^{4} k^k``): then the
+    expression has none anywhere. Bodies of sums and integrals are not parts (an empty range ignores them)."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n[0] in ("num", "sym", "const"):
+            continue
+        if not free_symbols(n):
+            if _undefined_tree(n):
+                return True
+            continue
+        if n[0] in ("sum", "prod", "int"):
+            stack.extend(x for x in n[2:4] if x is not None)
+        else:
+            stack.extend(x for x in n[1:] if isinstance(x, tuple))
+    return False
 
 
 def _undefined(x: object) -> bool:

@@ -166,10 +166,10 @@ def _exact(node: Node, env: dict[str, Any]) -> Fraction:
     if kind in ("sum", "prod"):
         return _series(node, env, lambda n, e: exact(n, e), Fraction(int(kind == "prod")), lambda j: Fraction(j),
                        Inexact)
-    if kind == "int":
+    if kind in ("int", "deriv"):
         closed = closed_form(node)
-        if closed[0] == "int":
-            raise Inexact("an integral without a closed form")
+        if closed[0] == kind:
+            raise Inexact("an integral or a derivative without a closed form")
         return exact(closed, env)
     raise Inexact(kind)
 
@@ -363,10 +363,10 @@ def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
     if kind in ("sum", "prod"):
         return _series(node, env, lambda n, e: _check(_approx(n, e, cx), cx), ctx.mpf(int(kind == "prod")),
                        lambda j: ctx.mpf(j), Refused)
-    if kind == "int":
+    if kind in ("int", "deriv"):
         closed = closed_form(node)
-        if closed[0] == "int":
-            raise Refused("an integral without a closed form")
+        if closed[0] == kind:
+            raise Refused("an integral or a derivative without a closed form")
         return _approx(closed, env, cx)
     raise Undefined(f"unknown node {kind}")
 
