@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifiers import math
-from verifiers.answers._latex_expr import DoubleSuperscript, Unsupported, free_symbols, parse_expr
+from verifiers.answers._latex_expr import DoubleSuperscript, Malformed, Unsupported, free_symbols, parse_expr
 from verifiers.equivalence._calculus import closed_form, faulhaber, is_indefinite
 from verifiers.equivalence._compare import compare
 from verifiers.equivalence._enclose import NoEnclosure, differ, enclose
@@ -62,8 +62,23 @@ def test_double_superscript_has_two_readings() -> None:
     assert proves_equal(right, parse_expr("x^8"))
 
 
+def test_integral_without_differential_integrates_its_one_variable() -> None:
+    assert proves_equal(parse_expr("\\int_0^1 x^2"), parse_expr("\\frac{1}{3}"))
+    assert is_indefinite(parse_expr("\\int x"))
+    with pytest.raises(Unsupported):
+        parse_expr("\\int_0^1 xy")  # which variable?
+
+
+@pytest.mark.parametrize("text", ["\\tan^{-1}", "\\sin", "\\log", "\\sum_{k=1}^{n}", "\\frac{d}{dx}", "\\int",
+                                  "(\\sin)", "\\cos^2"])
+def test_operators_with_nothing_to_act_on_are_malformed(text: str) -> None:
+    with pytest.raises(Malformed):
+        parse_expr(text)
+    assert compare("x", text, rel_tol=1e-9, deadline=time.monotonic() + 30, symbolic=_no_cas) == "different"
+
+
 @pytest.mark.parametrize("text", [
-    "\\int_0^1 x^2", "\\int_0 xdx", "\\sum_{k=1} k", "\\sum_{12=1}^{n} k", "\\sum^{n} k", "\\int_0^1 (x dx",
+    "\\int_0 xdx", "\\sum_{k=1} k", "\\sum_{12=1}^{n} k", "\\sum^{n} k", "\\int_0^1 (x dx",
 ])
 def test_malformed_forms_are_unsupported(text: str) -> None:
     with pytest.raises(Unsupported):
@@ -255,6 +270,8 @@ def _no_cas(gold: str, answer: str, rel_tol: float, deadline: float) -> bool | N
     ("36x\\sqrt{35x}", "\\tan^{-1} x\\int_0^1 x^3dx-\\sum_{k=0}^{n}\\binom{n}{k}"),
     ("5k", "2\\sum_{k=0}^{4} k^k-2\\frac{k!}{(k-1)!}"),  # 0^0 inside: no value anywhere
     ("3x^2", "\\frac{d}{dx}x^4"),
+    ("x", "x^2^3+\\int x"),
+    ("\\frac{n(n-1)}{2}", "\\int x"),
 ])
 def test_junk_is_decided_in_process(gold: str, answer: str) -> None:
     # the CAS must not be needed: it raises if called

@@ -40,6 +40,11 @@ class Unsupported(Exception):
     """The text is not an expression this parser reads (the CAS may still read it)."""
 
 
+class Malformed(Unsupported):
+    """Not an expression in any reading: a function, sum, integral or derivative with nothing to act on
+    (``\\tan^{-1}``, ``\\sum_{k=1}^{n}``, ``\\frac{d}{dx}``). It equals nothing; no CAS needs to look."""
+
+
 class DoubleSuperscript(Unsupported):
     """``a^b^c``: invalid LaTeX read either as ``(a^b)^c`` or as ``a^{b^c}`` (``parse_expr(double=...)``)."""
 
@@ -65,6 +70,7 @@ _DIVIDE = frozenset({"/", "\\div"})
 _FACTOR_START = frozenset({"(", "{", "\\frac", "\\sqrt", "\\pi", "\\infty", "\\binom", "\\dbinom", "\\tbinom",
                            "\\lfloor", "\\lceil", "\\lvert", "\\vert", "\\mid", "\\sum", "\\prod", "\\int"})
 _BINDERS = {"\\sum": "sum", "\\prod": "prod", "\\int": "int"}
+_NO_OPERAND = frozenset({"", ")", "}", "]", "&", "\\\\", "=", "<", ">", ","})  # what cannot start an operand
 MAX_BOUND_NAME = 8
 _ABS_BARS = frozenset({"|", "\\vert", "\\lvert", "\\rvert", "\\mid"})
 
@@ -299,8 +305,10 @@ class _Parser:
         if tok == "\\frac":
             num, den = self.group(depth + 1), self.group(depth + 1)
             if _is_derivative(num, den):
-                if num != ("sym", "d") or den[2][0] != "sym" or self.peek() in ("", "+", "-", ")", "}", "]"):
-                    raise Unsupported("a derivative of higher order, or of nothing")
+                if self.peek() in _NO_OPERAND:
+                    raise Malformed("a derivative of nothing")
+                if num != ("sym", "d") or den[2][0] != "sym" or self.peek() in ("+", "-"):
+                    raise Unsupported("a derivative of higher order")
                 return ("deriv", den[2][1], self.term(depth + 1, stop_at_function=True))
             return ("div", num, den)
         if tok == "\\sqrt":
@@ -372,6 +380,8 @@ class _Parser:
         if self.peek() == "^":
             self.take()
             high = self.group(depth) if self.peek() == "{" else self.postfix(depth)
+        if self.peek() in _NO_OPERAND:
+            raise Malformed(f"a {kind} of nothing")
         if kind != "int":
             if low is None or high is None:
                 raise Unsupported("a sum or product without both bounds")
@@ -379,6 +389,12 @@ class _Parser:
         if (low is None) != (high is None):
             raise Unsupported("an integral with one bound")
         end = self._differential()
+        if end < 0:  # no differential (\\int_0^1 x): the integrand is a term in its one variable
+            body = self.term(depth, stop_at_function=True)
+            names = free_symbols(body)
+            if len(names) != 1:
+                raise Unsupported("an integral without its differential, in no single variable")
+            return ("int", next(iter(names)), low, high, body)
         body: Node = ("num", Fraction(1), False)  # \\int dx
         if end > self.i:
             inner = _Parser(self.t[self.i:end], self.double)
@@ -390,7 +406,8 @@ class _Parser:
         return ("int", var, low, high, body)
 
     def _differential(self) -> int:
-        """Where the integral's ``d`` + variable is: the first one outside any brackets (``\\int x\\,dx``)."""
+        """Where the integral's ``d`` + variable is: the first one outside any brackets (``\\int x\\,dx``); -1 when
+        there is none."""
         level = 0
         for j in range(self.i, len(self.t) - 1):
             tok = self.t[j]
@@ -402,7 +419,7 @@ class _Parser:
                     break
             elif level == 0 and tok == "d" and self.t[j + 1].isalpha() and len(self.t[j + 1]) == 1:
                 return j
-        raise Unsupported("an integral without its differential")
+        return -1
 
     def _braced_name(self, letters_only: bool) -> str:
         """The tokens of a short ``{...}`` group that is part of a name (a subscript, an accent's letters)."""
@@ -427,6 +444,8 @@ class _Parser:
             power = self.exponent(depth + 1)
             if power == ("neg", ("num", Fraction(1), False)) and name in _INVERSE:  # \sin^{-1} x
                 name, power = _INVERSE[name], None
+        if self.peek() in _NO_OPERAND:
+            raise Malformed(f"\\{name} of nothing")
         if self.peek() in ("(", "{"):
             arg = self.postfix(depth + 1)
         else:

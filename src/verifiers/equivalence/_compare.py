@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeVar
 
-from verifiers.answers._latex_expr import DoubleSuperscript, Node, Unsupported, free_symbols, parse_expr
+from verifiers.answers._latex_expr import (
+    DoubleSuperscript,
+    Malformed,
+    Node,
+    Unsupported,
+    free_symbols,
+    parse_expr,
+)
 from verifiers.answers._typed import (
     MAX_ITEMS,
     Answer,
@@ -651,7 +658,7 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
     if g.text == a.text:
         return True
     if g.tree is None or a.tree is None:
-        if _every_reading_differs(g, a, c):
+        if _malformed(g) or _malformed(a) or _every_reading_differs(g, a, c):
             return False
         return _symbolic_equal(g.text, a.text, c)
     tg, ta = g.tree, a.tree
@@ -700,6 +707,19 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
     return _symbolic_equal(g.text, a.text, c)
 
 
+def _malformed(x: Expr) -> bool:
+    """Whether an expression the parser refused is no expression in any reading (``\\tan^{-1}`` alone)."""
+    if x.tree is not None:
+        return False
+    try:
+        parse_expr(x.text, double="left")
+    except Malformed:
+        return True
+    except (Unsupported, RecursionError, ValueError):
+        return False
+    return False
+
+
 def _every_reading_differs(g: Expr, a: Expr, c: _Ctx) -> bool:
     """Whether a side with a double superscript (``x^2^3``, invalid LaTeX) differs from the other side under
     both readings, ``(x^2)^3`` and ``x^{2^3}``: then it is wrong whichever was meant."""
@@ -711,8 +731,9 @@ def _every_reading_differs(g: Expr, a: Expr, c: _Ctx) -> bool:
                 return False
             except (Unsupported, RecursionError, ValueError):
                 continue
-            return all(ev.sample_compare(other.tree, r, 0.0, seed_text=f"{other.text}|{x.text}",
-                                         deadline=c.deadline) == "different" for r in readings)
+            return all(is_indefinite(r) != is_indefinite(other.tree)
+                       or ev.sample_compare(other.tree, r, 0.0, seed_text=f"{other.text}|{x.text}",
+                                            deadline=c.deadline) == "different" for r in readings)
     return False
 
 
