@@ -353,3 +353,14 @@ def test_bad_inputs_never_raise() -> None:
                  "\\int_{\\int_0^1 tdt}^{2} \\sin tdt", "(" * 50 + "\\sum_{k=1}^{n} k" + ")" * 50]:
         s = math.score(f"$\\boxed{{{text}}}$", "\\frac{1}{2}", config=math.Config(timeout=1.0))
         assert not s.correct, text
+
+
+@pytest.mark.parametrize(("gold", "answer", "status"), [
+    ("2y_1", "$\\boxed{y_1+y_{1}}$", "correct"),  # a coefficient times a subscripted name, not a numeral
+    ("3x_2", "$\\boxed{3x_{2}}$", "correct"),
+    ("2y_1", "$\\boxed{2y_2}$", "incorrect"),
+    ("4210_5", "$\\boxed{4210}$", "correct"),  # a base-5 numeral still answered by its digits
+    ("2A_{16}", "$\\boxed{2A}$", "correct"),
+])
+def test_subscripts_versus_base_numerals(gold: str, answer: str, status: str) -> None:
+    assert math.score(answer, gold).status == status
