@@ -65,8 +65,10 @@ def test_double_superscript_has_two_readings() -> None:
 def test_integral_without_differential_integrates_its_one_variable() -> None:
     assert proves_equal(parse_expr("\\int_0^1 x^2"), parse_expr("\\frac{1}{3}"))
     assert is_indefinite(parse_expr("\\int x"))
+    assert proves_equal(parse_expr("\\int_0^1 xy"), parse_expr("\\frac{y}{2}"))  # one factor: (int_0^1 x) y
+    assert is_indefinite(parse_expr("\\int xy"))
     with pytest.raises(Unsupported):
-        parse_expr("\\int_0^1 xy")  # which variable?
+        parse_expr("\\int_0^1 (x+y)")  # which variable?
 
 
 @pytest.mark.parametrize("text", ["\\tan^{-1}", "\\sin", "\\log", "\\sum_{k=1}^{n}", "\\frac{d}{dx}", "\\int",

@@ -389,12 +389,16 @@ class _Parser:
         if (low is None) != (high is None):
             raise Unsupported("an integral with one bound")
         end = self._differential()
-        if end < 0:  # no differential (\\int_0^1 x): the integrand is a term in its one variable
-            body = self.term(depth, stop_at_function=True)
+        if end < 0:  # no differential: \\int_0^1 x^2 integrates one factor in its one variable
+            start = self.i
+            body = self.power(depth)
             names = free_symbols(body)
-            if len(names) != 1:
-                raise Unsupported("an integral without its differential, in no single variable")
-            return ("int", next(iter(names)), low, high, body)
+            if len(names) == 1:
+                return ("int", next(iter(names)), low, high, body)
+            if low is not None:
+                raise Unsupported("a definite integral without its differential, in no single variable")
+            self.i = start  # \\int x y: an antiderivative in some variable, a family of functions all the same
+            return ("int", "", None, None, self.term(depth, stop_at_function=True))
         body: Node = ("num", Fraction(1), False)  # \\int dx
         if end > self.i:
             inner = _Parser(self.t[self.i:end], self.double)

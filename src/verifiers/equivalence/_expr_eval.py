@@ -49,6 +49,7 @@ MAX_FACTORIAL = 2_000
 MAX_EXACT_WORK_BITS = 4_000_000  # bits of exact intermediate values one comparison may produce
 MAX_SUM_TERMS = 2_000  # terms of a sum or product computed one by one (at integer bounds)
 MAX_GAMMA = 10**5
+MAX_ENCLOSED_POINTS = 6  # points where an integral without a closed form is enclosed before the CAS decides
 
 _CTX = mpmath.MPContext()
 _CTX.prec = PRECISION_BITS
@@ -586,7 +587,7 @@ def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], 
             deadline: float, extra: int, rel_tol: float = 0.0) -> Outcome:
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
     integers = integer_names(g) | integer_names(a)
-    good = 0
+    good = refused = 0
     for attempt in range(MAX_ATTEMPTS):
         if time.monotonic() > deadline:
             return "unknown"
@@ -607,8 +608,15 @@ def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], 
                     continue  # a pole or an infinity at this point: a domain problem, never a verdict
         except (Undefined, TooLarge):
             continue  # outside a domain, or beyond the budget here (2^{2^x} at a wide point): another point
-        except Refused:  # an integral with no closed form: enclosures at this point, a proof, or the CAS
-            return _refused(g, a, relation if rel_tol == 0 else agree, _rational_point(env))
+        except Refused:  # an integral with no closed form: a proof, enclosures at this point, or another point
+            if refused == 0 and relation is None and proves_equal(g, a):
+                return "equal"
+            if relation is None and rel_tol == 0 and differ(g, a, _rational_point(env)):
+                return "different"
+            refused += 1
+            if refused >= MAX_ENCLOSED_POINTS:
+                break
+            continue
         out = agree(vg, va)
         if out == "unknown" and relation is None and not exact_mode:
             out = _recheck(g, a, extra, deadline, env)
