@@ -242,7 +242,7 @@ def test_enclosures_of_known_integrals_contain_the_exact_value(k: int, a: Fracti
     assert lo <= value <= hi
 
 
-@pytest.mark.parametrize("text", ["\\int_{-1}^{1}\\frac{1}{t}dt", "\\int_0^1 \\tan tdt", "\\int_0^1 \\lfloor t\\rfloor dt",
+@pytest.mark.parametrize("text", ["\\int_{-1}^{1}\\frac{1}{t}dt", "\\int_0^2 \\tan tdt", "\\int_0^1 \\lfloor t\\rfloor dt",
                                   "\\int_0^1 \\sqrt{t}dt"])
 def test_no_enclosure_where_the_interval_rules_do_not_apply(text: str) -> None:
     with pytest.raises(NoEnclosure):
@@ -366,3 +366,33 @@ def test_bad_inputs_never_raise() -> None:
 ])
 def test_subscripts_versus_base_numerals(gold: str, answer: str, status: str) -> None:
     assert math.score(answer, gold).status == status
+
+
+def test_a_sums_index_may_be_i_or_e() -> None:
+    assert proves_equal(parse_expr("\\sum_{i=1}^{n} i"), parse_expr("\\frac{n(n+1)}{2}"))
+    assert parse_expr("\\sum_{i=1}^{n} i+i")[2] == ("const", "i")  # outside the sum, i is the imaginary unit
+    assert proves_equal(parse_expr("\\int_0^1 e^2de"), parse_expr("\\frac{1}{3}"))
+
+
+@pytest.mark.parametrize("text", ["\\int\\cdot x", "\\sin/2", "\\sum_{k=1}^{n}\\cdot k"])
+def test_an_operator_followed_by_a_binary_operator_is_malformed(text: str) -> None:
+    with pytest.raises(Malformed):
+        parse_expr(text)
+
+
+def test_indefinite_integral_of_a_signed_term() -> None:
+    assert is_indefinite(parse_expr("\\int-9x_1x_2"))
+    assert is_indefinite(parse_expr("\\int+3x"))
+
+
+def test_enclosures_of_quotient_functions_and_general_binomials() -> None:
+    lo, hi = enclose(parse_expr("\\int_0^1 \\tan tdt"), {})
+    assert lo < -mpmath.log(mpmath.cos(1)) < hi
+    lo, hi = enclose(parse_expr("\\binom{x}{3}"), {"x": Fraction(5, 2)})
+    assert lo <= mpmath.mpf(5) / 16 <= hi  # (5/2)(3/2)(1/2)/3!
+
+
+def test_a_sums_bound_is_sampled_at_integers_even_after_its_closed_form() -> None:
+    # the closed form of the sum is defined at every real n, the sum only at integers: points stay integers
+    gold, answer = "-3(x+2)(x-1)", "\\binom{n}{k}-\\sum_{i=1}^ni/\\int_0^{\\pi}x\\sin xdx"
+    assert compare(gold, answer, rel_tol=1e-9, deadline=time.monotonic() + 30, symbolic=_no_cas) == "different"

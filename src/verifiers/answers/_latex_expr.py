@@ -70,7 +70,8 @@ _DIVIDE = frozenset({"/", "\\div"})
 _FACTOR_START = frozenset({"(", "{", "\\frac", "\\sqrt", "\\pi", "\\infty", "\\binom", "\\dbinom", "\\tbinom",
                            "\\lfloor", "\\lceil", "\\lvert", "\\vert", "\\mid", "\\sum", "\\prod", "\\int"})
 _BINDERS = {"\\sum": "sum", "\\prod": "prod", "\\int": "int"}
-_NO_OPERAND = frozenset({"", ")", "}", "]", "&", "\\\\", "=", "<", ">", ","})  # what cannot start an operand
+_NO_OPERAND = frozenset({"", ")", "}", "]", "&", "\\\\", "=", "<", ">", ",", "\\cdot", "\\times", "*", "/", "\\div",
+                         "!"})  # what cannot start an operand
 MAX_BOUND_NAME = 8
 _ABS_BARS = frozenset({"|", "\\vert", "\\lvert", "\\rvert", "\\mid"})
 
@@ -157,13 +158,14 @@ def _num(tok: str) -> Node:
 
 
 class _Parser:
-    __slots__ = ("abs_depth", "double", "i", "t")
+    __slots__ = ("abs_depth", "bound", "double", "i", "t")
 
     def __init__(self, tokens: list[str], double: str | None = None) -> None:
         self.t = tokens
         self.i = 0
         self.abs_depth = 0
         self.double = double
+        self.bound: frozenset[str] = frozenset()  # a sum's index: i and e are the index there, not constants
 
     def peek(self, k: int = 0) -> str:
         j = self.i + k
@@ -353,9 +355,9 @@ class _Parser:
             self.take()
             sub = self._braced_name(letters_only=False) if self.peek() == "{" else self.take()
             name = f"{name}_{sub}"
-        if name == "e":
+        if name == "e" and name not in self.bound:
             return ("const", "e")
-        if name == "i":
+        if name == "i" and name not in self.bound:
             return ("const", "i")
         return ("sym", name)
 
@@ -385,14 +387,21 @@ class _Parser:
         if kind != "int":
             if low is None or high is None:
                 raise Unsupported("a sum or product without both bounds")
-            return (kind, var, low, high, self.term(depth, stop_at_function=True))
+            outer, self.bound = self.bound, self.bound | {var}
+            try:
+                return (kind, var, low, high, self.term(depth, stop_at_function=True))
+            finally:
+                self.bound = outer
         if (low is None) != (high is None):
             raise Unsupported("an integral with one bound")
         end = self._differential()
         if end < 0:  # no differential: \\int_0^1 x^2 integrates one factor in its one variable
             start = self.i
-            body = self.power(depth)
-            names = free_symbols(body)
+            try:
+                body = self.power(depth)
+                names = free_symbols(body)
+            except Unsupported:  # \\int -3x: not one factor
+                names = frozenset()
             if len(names) == 1:
                 return ("int", next(iter(names)), low, high, body)
             if low is not None:
@@ -402,6 +411,7 @@ class _Parser:
         body: Node = ("num", Fraction(1), False)  # \\int dx
         if end > self.i:
             inner = _Parser(self.t[self.i:end], self.double)
+            inner.bound = self.bound | {self.t[end + 1]}
             body = inner.expr(depth)
             if inner.i != end - self.i:
                 raise Unsupported(f"unexpected {inner.peek()!r} in an integral")

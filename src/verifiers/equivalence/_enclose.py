@@ -11,8 +11,10 @@ enclosures do not meet are different: that is a proof. Meeting enclosures prove 
 Only operations whose interval versions are sound here are enclosed: ``+ - * /`` (a divisor whose enclosure
 holds 0 is refused), integer powers, powers and roots of positive values, ``\\sin``, ``\\cos``, ``\\exp``,
 ``\\ln``, ``\\arctan``/``\\arcsin``/``\\arccos`` (monotone: their end points computed 40 bits finer, widened by
-``2^{8 - PRECISION_BITS}`` relative), ``\\Gamma`` where it is monotone (likewise), ``|x|``, factorials and
-binomials of exact naturals, sums and products at integer bounds. Anything else raises `NoEnclosure`.
+``2^{8 - PRECISION_BITS}`` relative), ``\\Gamma`` where it is monotone (likewise), ``|x|``, factorials of exact
+naturals, binomials with a natural lower argument, sums and products at integer bounds; ``\\tan \\cot \\sec \\csc``
+as quotients of ``\\sin`` and ``\\cos`` (a divisor that may be 0 is refused), ``\\sinh \\cosh \\tanh`` from ``\\exp``.
+Anything else raises `NoEnclosure`.
 """
 
 from __future__ import annotations
@@ -140,10 +142,18 @@ def _enclose(iv: Any, node: Node, env: dict[str, Any], work: list[int]) -> Any:
             raise NoEnclosure("factorial of a non-natural (or large) value")
         return iv.mpf(_m.factorial(n))
     if kind == "binom":
-        n, k = _exact_integer(_enclose(iv, node[1], env, work)), _exact_integer(_enclose(iv, node[2], env, work))
-        if n is None or k is None or not 0 <= n <= 10_000:
-            raise NoEnclosure("binomial of non-naturals")
-        return iv.mpf(_m.comb(n, k) if k >= 0 else 0)
+        upper = _enclose(iv, node[1], env, work)
+        n, k = _exact_integer(upper), _exact_integer(_enclose(iv, node[2], env, work))
+        if k is None or k > 64 and (n is None or not 0 <= n <= 10_000):
+            raise NoEnclosure("binomial of non-naturals, or large")
+        if k < 0:
+            return iv.mpf(0)
+        if n is not None and 0 <= n <= 10_000:
+            return iv.mpf(_m.comb(n, k))
+        out = iv.mpf(1)  # the general binomial n (n-1) ... (n-k+1) / k!
+        for j in range(k):
+            out = out * (upper - j) / (j + 1)
+        return out
     if kind in ("sum", "prod"):
         return _series(iv, node, env, work)
     if kind == "int":
@@ -201,6 +211,15 @@ def _function(iv: Any, name: str, x: Any) -> Any:
         if x.b <= 0:
             return -x
         return iv.mpf([0, max(-x.a, x.b)])
+    if name in ("tan", "cot", "sec", "csc"):
+        sin, cos = iv.sin(x), iv.cos(x)
+        top, bottom = {"tan": (sin, cos), "cot": (cos, sin), "sec": (iv.mpf(1), cos), "csc": (iv.mpf(1), sin)}[name]
+        return top / _nonzero(bottom)
+    if name in ("sinh", "cosh", "tanh"):
+        if abs(x.a) > MAX_EXP_ARG or abs(x.b) > MAX_EXP_ARG:
+            raise NoEnclosure(f"{name} too large")
+        up, down = iv.exp(x), iv.exp(-x)
+        return (up - down) / 2 if name == "sinh" else (up + down) / 2 if name == "cosh" else (up - down) / (up + down)
     if name == "gamma":  # monotone on [1.5, oo) (increasing) and on (0, 1.4] (decreasing)
         if x.b > 1_000 or not (x.a >= 1.5 or (x.a > 0 and x.b <= 1.4)):
             raise NoEnclosure("gamma where it is not monotone, or large")

@@ -536,6 +536,7 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
     confirmed by the CAS), "different" or "unknown" (also when ``deadline``, a ``time.monotonic()`` instant,
     passes). ``relation(vg, va)`` replaces value agreement (used for equations: proportional sides).
     """
+    integers = integer_names(g) | integer_names(a)  # of the trees as written: a sum's bound stays an integer
     g, a = closed_form(g), closed_form(a)
     names = sorted(free_symbols(g) | free_symbols(a))
     agree = relation or (lambda x, y: values_agree(x, y, rel_tol))
@@ -576,17 +577,18 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         fine.prec = PRECISION_BITS + extra
         _LOCAL.ctx = fine
         try:
-            return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, extra, rel_tol)
+            return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, extra, rel_tol,
+                           integers)
         finally:
             _LOCAL.ctx = None
-    return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, 0, rel_tol)
+    return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, 0, rel_tol, integers)
 
 
 def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], Outcome],
             relation: Callable[[Value, Value], Outcome] | None, exact_mode: bool, cx: bool, seed_text: str,
-            deadline: float, extra: int, rel_tol: float = 0.0) -> Outcome:
+            deadline: float, extra: int, rel_tol: float = 0.0, integers: frozenset[str] = frozenset()) -> Outcome:
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
-    integers = integer_names(g) | integer_names(a)
+    integers = integers | integer_names(g) | integer_names(a)
     good = refused = 0
     for attempt in range(MAX_ATTEMPTS):
         if time.monotonic() > deadline:
