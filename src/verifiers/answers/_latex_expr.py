@@ -398,12 +398,12 @@ class _Parser:
         if end < 0:  # no differential: \\int_0^1 x^2 integrates one factor in its one variable
             start = self.i
             try:
-                body = self.power(depth)
-                names = free_symbols(body)
+                factor = self.power(depth)
+                names = free_symbols(factor)
             except Unsupported:  # \\int -3x: not one factor
                 names = frozenset()
             if len(names) == 1:
-                return ("int", next(iter(names)), low, high, body)
+                return ("int", next(iter(names)), low, high, factor)
             if low is not None:
                 raise Unsupported("a definite integral without its differential, in no single variable")
             self.i = start  # \\int x y: an antiderivative in some variable, a family of functions all the same
