@@ -396,3 +396,14 @@ def test_a_sums_bound_is_sampled_at_integers_even_after_its_closed_form() -> Non
     # the closed form of the sum is defined at every real n, the sum only at integers: points stay integers
     gold, answer = "-3(x+2)(x-1)", "\\binom{n}{k}-\\sum_{i=1}^ni/\\int_0^{\\pi}x\\sin xdx"
     assert compare(gold, answer, rel_tol=1e-9, deadline=time.monotonic() + 30, symbolic=_no_cas) == "different"
+
+
+@pytest.mark.parametrize(("a", "b", "equal"), [
+    ("\\cos(8x)", "\\cos^2(4x)-\\sin^2(4x)", True), ("\\sin(8x)", "2\\sin(4x)\\cos(4x)", True),
+    ("1", "\\sin^2 x+\\cos^2 x", True), ("\\sin(-x)", "-\\sin x", True), ("\\sin(3x)", "3\\sin x-4\\sin^3 x", True),
+    ("\\tan(2x)", "\\frac{2\\tan x}{1-\\tan^2 x}", True), ("\\sin(2x+2)", "2\\sin(x+1)\\cos(x+1)", True),
+    ("\\sin(2x)", "2\\sin x", False), ("\\cos(2x)", "\\cos^2 x+\\sin^2 x", False),
+    ("\\sin(x+1)", "\\sin x+\\sin 1", False), ("\\sin x", "\\cos x", False),
+])
+def test_multiple_angle_identities_by_canonical_form(a: str, b: str, equal: bool) -> None:
+    assert proves_equal(parse_expr(a), parse_expr(b)) is equal

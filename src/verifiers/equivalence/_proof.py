@@ -13,6 +13,9 @@ Identities applied while rewriting (each a theorem, true wherever both sides hav
 - factorials and the gamma function share one atom per argument up to an integer shift: ``(f + c)!`` is
   ``f! (f+1) ... (f+c)`` and ``(f - c)! = f! / (f (f-1) ... (f-c+1))`` (``c <= MAX_SHIFT``), ``\\Gamma(z) = (z-1)!``,
   ``n!`` of a natural constant is its value, ``\\Gamma(k + 1/2)`` is a rational multiple of ``\\sqrt{\\pi}``;
+- ``\\sin(ku)``, ``\\cos(ku)``, ``\\tan(ku)`` for an integer ``k`` (the gcd of the argument's integer coefficients, up to
+  ``MAX_MULTIPLE``) are polynomials in ``\\sin u`` and ``\\cos u`` (the addition formulas), with ``\\sin^2 u = 1 - \\cos^2 u``
+  applied as a reduction: double angles and the Pythagorean identity are proved without the CAS;
 - ``\\arccos f = \\pi/2 - \\arcsin f`` (principal values, every argument); ``\\arcsin`` and ``\\arctan`` at the
   standard arguments (``0``, ``\\pm 1/2``, ``\\pm\\sqrt{2}/2``, ``\\pm\\sqrt{3}/2``, ``\\pm 1``; ``\\pm\\sqrt{3}``,
   ``\\pm\\sqrt{3}/3``) are the rational multiples of ``\\pi`` of the table.
@@ -39,6 +42,7 @@ MAX_POWER = 256
 MAX_STEPS = 5_000
 MAX_COEFF_BITS = 20_000
 MAX_SHIFT = 64  # (n+c)! with |c| up to this shares n!'s atom
+MAX_MULTIPLE = 12  # sin(k u), cos(k u) are expanded in sin u, cos u for |k| up to this
 MAX_FACTORIAL = 1_000  # n! of a constant natural n up to this is its value
 _SMALL_PRIMES = tuple(p for p in range(2, 1000) if all(p % d for d in range(2, int(p**0.5) + 1)))
 
@@ -242,12 +246,51 @@ class _Canon:
             known = self._special(node[1], node[2])
             if known is not None:
                 return known
+        if kind == "fn" and node[1] in ("sin", "cos", "tan"):
+            trig = self._trig(node[1], node[2])
+            if trig is not None:
+                return trig
         if kind in ("fn", "log"):
             return self._atom(kind, node)
         if kind in ("sum", "prod", "int"):  # no closed form: one atom per (bounds, canonical body)
             ends = ",".join("-" if x is None else self.key(x) for x in node[2:4])
             return {((f"{kind}[{node[1]}]({ends},{self.key(node[4])})", 1),): Fraction(1)}, {(): Fraction(1)}
         raise Refused(kind)
+
+    def _trig(self, name: str, arg: Node) -> tuple[Poly, Poly] | None:
+        """``\\sin``, ``\\cos``, ``\\tan`` of ``k u`` (``u`` the argument over the gcd ``k <= MAX_MULTIPLE`` of its integer
+        coefficients) as polynomials in the atoms ``\\sin u`` and ``\\cos u`` with ``\\sin^2 u = 1 - \\cos^2 u`` applied
+        (``\\tan = \\sin/\\cos``); ``None`` for an argument that is not an integer polynomial."""
+        num, den = self.rat(arg)
+        if den != {(): Fraction(1)} or not num or any(c.denominator != 1 for c in num.values()):
+            return None
+        k = 0
+        for c in num.values():
+            k = _m.gcd(k, int(c))
+        lead = num[min(num)]
+        k = k if lead > 0 else -k  # u has a positive leading coefficient: sin(-x) and sin(x) share one atom
+        if abs(k) > MAX_MULTIPLE:
+            return None
+        u = {m: c / k for m, c in num.items()}
+        base = _poly_key(u, Fraction(1))
+        s_key, c_key = f"sin[{base}]", f"cos[{base}]"
+        one: Poly = {(): Fraction(1)}
+        self.reductions[s_key] = (2, {(): Fraction(1), ((c_key, 2),): Fraction(-1)})  # sin^2 u = 1 - cos^2 u
+        sin_u: Poly = {((s_key, 1),): Fraction(1)}
+        cos_u: Poly = {((c_key, 1),): Fraction(1)}
+        sin_k, cos_k = {}, one  # sin(0 u), cos(0 u)
+        for _ in range(abs(k)):  # sin((j+1)u) = sin(ju)cos u + cos(ju) sin u; cos((j+1)u) = cos(ju)cos u - sin(ju) sin u
+            sin_k, cos_k = (self.add(self.mul(sin_k, cos_u), self.mul(cos_k, sin_u)),
+                            self.sub(self.mul(cos_k, cos_u), self.mul(sin_k, sin_u)))
+        if k < 0:
+            sin_k = {m: -c for m, c in sin_k.items()}
+        if name == "sin":
+            return sin_k, one
+        if name == "cos":
+            return cos_k, one
+        if not cos_k:
+            raise Refused("tan at a pole")
+        return sin_k, cos_k
 
     def _factorial(self, arg: Node, shift: int) -> tuple[Poly, Poly]:
         """``(arg + shift)!`` (``shift = -1``: ``\\Gamma(arg)``): the value of a natural constant, else the atom
