@@ -278,7 +278,8 @@ class _Canon:
         self.reductions[s_key] = (2, {(): Fraction(1), ((c_key, 2),): Fraction(-1)})  # sin^2 u = 1 - cos^2 u
         sin_u: Poly = {((s_key, 1),): Fraction(1)}
         cos_u: Poly = {((c_key, 1),): Fraction(1)}
-        sin_k, cos_k = {}, one  # sin(0 u), cos(0 u)
+        sin_k: Poly = {}  # sin(0 u)
+        cos_k: Poly = one  # cos(0 u)
         for _ in range(abs(k)):  # sin((j+1)u) = sin(ju)cos u + cos(ju) sin u; cos((j+1)u) = cos(ju)cos u - sin(ju) sin u
             sin_k, cos_k = (self.add(self.mul(sin_k, cos_u), self.mul(cos_k, sin_u)),
                             self.sub(self.mul(cos_k, cos_u), self.mul(sin_k, sin_u)))
