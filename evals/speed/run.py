@@ -7,6 +7,8 @@ Sections (``--only`` picks some; all by default):
 - ``cas_bound``: ``cas_bound.jsonl`` (random symbolic answers vs symbolic golds, ``make_cas_bound.py``),
   one verdict at a time: verdicts/s vs Math-Verify on the same rows, status counts, p50/p99/max latency,
   agreement with the labels;
+- ``junk``: ``junk.jsonl`` (``make_junk.py``: integrals, factorials, gamma, binomials, inverse trig, subscripts,
+  sums and nested superscripts against MATH test golds), measured like ``cas_bound``;
 - ``batch``: ``score_batch`` (default workers and ``workers=2``) against a plain loop over ``score`` on the
   same items, median of interleaved runs (ratio > 1: ``score_batch`` is faster);
 - ``concurrency``: 32 threads scoring 600 MATH answers (``workloads.concurrency_mix``) in a fresh process,
@@ -42,7 +44,7 @@ import timing
 import workloads
 
 HERE = Path(__file__).resolve().parent
-SECTIONS = ("single_core", "cas_bound", "batch", "concurrency", "pathological", "pool")
+SECTIONS = ("single_core", "cas_bound", "junk", "batch", "concurrency", "pathological", "pool")
 
 
 def _math_verify() -> Callable[[str, str], bool]:
@@ -96,26 +98,41 @@ def single_core(data: Path, gsm8k_passes: int, mv_limit: int) -> dict:
 
 def cas_bound(mv_limit: int) -> dict:
     """The CAS-bound workload one verdict at a time: this project on every row, Math-Verify on the first."""
+    rows, pairs = workloads.cas_bound()
+    return _labelled("cas_bound", rows, pairs, mv_limit)
+
+
+def junk(mv_limit: int) -> dict:
+    """The symbolic-junk workload (``junk.jsonl``: ``\\int``, ``n!``, ``\\Gamma``, ``\\binom``, inverse trig,
+    subscripts, sums, nested superscripts) one verdict at a time, like ``cas_bound``."""
+    rows, pairs = workloads.junk()
+    return _labelled("junk", rows, pairs, mv_limit)
+
+
+def _labelled(name: str, rows: list[dict], pairs: workloads.Pairs, mv_limit: int) -> dict:
+    """Labelled rows (``equal`` or wrong) one verdict at a time: this project on every row, Math-Verify on the
+    first ``mv_limit``, and this project again on those, so the ratio compares like with like."""
     from verifiers import math
 
-    rows, (responses, golds) = workloads.cas_bound()
+    responses, golds = pairs
     labels = [r["label"] for r in rows]
     math.warm_up()
     ours = timing.statuses(lambda r, g: math.score(r, g).status, responses, golds)
     statuses = ours.pop("_statuses")
     ours["agree_with_label"] = sum((s == "correct") == (lab == "equal") for s, lab in zip(statuses, labels))
-    ours["wrong_scored_correct"] = sum(s == "correct" and lab == "wrong" for s, lab in zip(statuses, labels))
+    ours["wrong_scored_correct"] = sum(s == "correct" and lab != "equal" for s, lab in zip(statuses, labels))
+    ours["timeouts"] = statuses.count("timeout")
     k = min(mv_limit, len(rows))
     mv_fn = _math_verify()
     mv = timing.statuses(lambda r, g: "correct" if mv_fn(r, g) else "incorrect", responses[:k], golds[:k])
     mv_statuses = mv.pop("_statuses")
     mv["agree_with_label"] = sum((s == "correct") == (lab == "equal") for s, lab in zip(mv_statuses, labels))
-    # the same first k rows for this project, so the ratio compares like with like
+    mv["wrong_scored_correct"] = sum(s == "correct" and lab != "equal" for s, lab in zip(mv_statuses, labels))
     same = timing.statuses(lambda r, g: math.score(r, g).status, responses[:k], golds[:k])
     same.pop("_statuses")
     out = {"rows": len(rows), "verifiers": ours, "math_verify": mv, "verifiers_first_k": same,
            "speedup": round(same["verdicts_per_s"] / mv["verdicts_per_s"], 2)}
-    _log("cas_bound", out)
+    _log(name, out)
     return out
 
 
@@ -313,6 +330,7 @@ def main() -> int:
     runs: dict[str, Callable[[], dict]] = {
         "single_core": lambda: single_core(args.data, args.gsm8k_passes, 500),
         "cas_bound": lambda: cas_bound(args.mv_limit),
+        "junk": lambda: junk(args.mv_limit),
         "batch": lambda: batch(args.data, args.cas_batch_rows),
         "concurrency": lambda: concurrency(args.data, args.threads),
         "pathological": lambda: pathological(args.threads, args.timeout),

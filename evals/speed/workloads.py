@@ -2,6 +2,7 @@
 
 - ``datasets``: GSM8K test and MATH-500 solutions scored against their own golds (the tidy case);
 - ``cas_bound``: ``cas_bound.jsonl`` (see ``make_cas_bound.py``), random symbolic answers vs symbolic golds;
+- ``junk``: ``junk.jsonl`` (see ``make_junk.py``), integrals, factorials, sums, ... against MATH test golds;
 - ``concurrency_mix``: 600 MATH answers to 200 MATH test golds with a variable, three per gold: the dataset
   solution (equal) and two symbolic junk answers, shuffled with a fixed seed;
 - ``pathological``: inputs built to make a scorer hang, blow up memory or recurse (``pathological.py``).
@@ -19,6 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = Path(os.environ.get("VERIFIERS_DATA_DIR", HERE.parents[2] / "shared" / "data"))
 CAS_BOUND = HERE / "cas_bound.jsonl"
+JUNK = HERE / "junk.jsonl"
 
 Pairs = tuple[list[str], list[str]]
 
@@ -36,6 +38,12 @@ def datasets(data: Path) -> dict[str, Pairs]:
 def cas_bound() -> tuple[list[dict], Pairs]:
     """The rows of ``cas_bound.jsonl`` and their (responses, golds)."""
     rows = [json.loads(line) for line in CAS_BOUND.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return rows, ([r["response"] for r in rows], [r["gold"] for r in rows])
+
+
+def junk() -> tuple[list[dict], Pairs]:
+    """The rows of ``junk.jsonl`` (see ``make_junk.py``) and their (responses, golds)."""
+    rows = [json.loads(line) for line in JUNK.read_text(encoding="utf-8").splitlines() if line.strip()]
     return rows, ([r["response"] for r in rows], [r["gold"] for r in rows])
 
 

@@ -45,6 +45,7 @@ from verifiers.equivalence._cas_pool import pool
 from verifiers.equivalence._compare import SymbolicUnavailable, compare, compare_answers
 from verifiers.equivalence._expr_eval import (
     Inexact,
+    Refused,
     TooLarge,
     Undefined,
     constant_value,
@@ -192,7 +193,7 @@ def _hedge_key(text: str) -> str:
     if isinstance(answer, Expr) and answer.tree is not None and not free_symbols(answer.tree):
         try:
             v = constant_value(answer.tree)
-        except (Undefined, TooLarge, Inexact, RecursionError):
+        except (Undefined, TooLarge, Inexact, Refused, RecursionError):
             return norm
         return value_key(v)
     return norm

@@ -7,11 +7,17 @@ high-precision floats, at random points when the expression has variables. Nodes
     ("num", Fraction, is_decimal)   ("sym", name)   ("const", "pi" | "e" | "i" | "inf")
     ("add", a, b)  ("sub", a, b)  ("mul", a, b)  ("div", a, b)  ("pow", a, b)  ("neg", a)
     ("fn", name, a)  ("log", base, a)  ("root", a, n)  ("fact", a)  ("binom", n, k)
+    ("sum" | "prod" | "int", var, low, high, body)  ("deriv", var, body)
 
-``abs``, ``floor`` and ``ceil`` are ``fn`` nodes. The grammar is the usual one for school algebra: implicit
+``abs``, ``floor``, ``ceil`` and the gamma function (``\\Gamma(x)``) are ``fn`` nodes. Sums, products and
+integrals bind their variable (``var``, a name): ``\\sum_{k=1}^{n} k^2``, ``\\prod_{j=1}^{5} j``,
+``\\int_0^1 x^2\\,dx``; an indefinite integral ``\\int x\\,dx`` has ``low`` and ``high`` ``None``. ``\\frac{d}{dx} f``
+is ``("deriv", "x", f)`` (the operand a term: ``\\frac{d}{dx} x^2 + 1`` adds 1 to the derivative). The grammar is the usual one for school algebra: implicit
 products (``2\\sqrt{3}x``), ``\\frac``, ``\\sqrt[n]``, powers (``x^2``, ``2^{-3}``, ``\\sin^2 x``), functions with or
 without parentheses (``\\sin 2x``, ``\\log_2 8``, ``\\ln(x)``), ``|x|``, ``n!``, ``\\binom{n}{k}``, mixed numbers
-(``3\\frac{1}{4}`` is 13/4, as graders read it). Anything else raises `Unsupported`, and the caller hands the
+(``3\\frac{1}{4}`` is 13/4, as graders read it), sums, products and integrals. A double superscript
+(``x^2^3``, not valid LaTeX) has two readings and raises `DoubleSuperscript` unless ``double`` picks one.
+Anything else raises `Unsupported`, and the caller hands the
 comparison to the CAS (``verifiers.equivalence._cas``), whose parser covers far more LaTeX.
 
 Budgets keep hostile input cheap: at most ``MAX_TOKENS`` tokens and ``MAX_DEPTH`` levels of nesting.
@@ -25,13 +31,22 @@ from fractions import Fraction
 from typing import Any
 
 MAX_TOKENS = 4000
-MAX_DEPTH = 100
+MAX_DEPTH = 250  # a 100-deep nested radical parses; deeper text goes to the CAS
 
 Node = tuple[Any, ...]
 
 
 class Unsupported(Exception):
     """The text is not an expression this parser reads (the CAS may still read it)."""
+
+
+class Malformed(Unsupported):
+    """Not an expression in any reading: a function, sum, integral or derivative with nothing to act on
+    (``\\tan^{-1}``, ``\\sum_{k=1}^{n}``, ``\\frac{d}{dx}``). It equals nothing; no CAS needs to look."""
+
+
+class DoubleSuperscript(Unsupported):
+    """``a^b^c``: invalid LaTeX read either as ``(a^b)^c`` or as ``a^{b^c}`` (``parse_expr(double=...)``)."""
 
 
 _TOKEN = re.compile(r"\s*(\d+(?:\.\d+)?|\.\d+|\\[a-zA-Z]+|\\[{}|]|[a-zA-Z]|\S)")
@@ -52,8 +67,12 @@ FUNCTION_LETTERS = frozenset("fghFGH")
 _MULTIPLY = frozenset({"*", "\\cdot", "\\times"})
 _DIVIDE = frozenset({"/", "\\div"})
 # Tokens that may start a factor of an implicit product (``2x``, ``3\\pi``, ``x(y+1)``).
-_FACTOR_START = frozenset({"(", "{", "\\frac", "\\sqrt", "\\pi", "\\infty", "\\binom", "\\lfloor", "\\lceil",
-                           "\\lvert", "\\vert", "\\mid"})
+_FACTOR_START = frozenset({"(", "{", "\\frac", "\\sqrt", "\\pi", "\\infty", "\\binom", "\\dbinom", "\\tbinom",
+                           "\\lfloor", "\\lceil", "\\lvert", "\\vert", "\\mid", "\\sum", "\\prod", "\\int"})
+_BINDERS = {"\\sum": "sum", "\\prod": "prod", "\\int": "int"}
+_NO_OPERAND = frozenset({"", ")", "}", "]", "&", "\\\\", "=", "<", ">", ",", "\\cdot", "\\times", "*", "/", "\\div",
+                         "!"})  # what cannot start an operand
+MAX_BOUND_NAME = 8
 _ABS_BARS = frozenset({"|", "\\vert", "\\lvert", "\\rvert", "\\mid"})
 
 
@@ -69,10 +88,12 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
-def parse_expr(text: str) -> Node:
-    """The tree of ``text``.
+def parse_expr(text: str, double: str | None = None) -> Node:
+    """The tree of ``text``; ``double`` (``"left"`` or ``"right"``) reads a double superscript ``a^b^c`` as
+    ``(a^b)^c`` or as ``a^{b^c}``.
 
     Raises:
+        DoubleSuperscript: the text has a double superscript and ``double`` is ``None``.
         Unsupported: the text is not a single expression this parser understands.
 
     Example:
@@ -82,7 +103,7 @@ def parse_expr(text: str) -> Node:
     tokens = tokenize(text)
     if not tokens:
         raise Unsupported("empty")
-    p = _Parser(tokens)
+    p = _Parser(tokens, double)
     try:
         node = p.expr(0)
     except RecursionError:
@@ -102,8 +123,20 @@ def subtrees(node: Node) -> Iterator[Node]:
 
 
 def free_symbols(node: Node) -> frozenset[str]:
-    """Names of the variables in ``node``."""
-    return frozenset(n[1] for n in subtrees(node) if n[0] == "sym")
+    """Names of the free variables in ``node`` (a sum's or an integral's own variable is bound in its body)."""
+    out: set[str] = set()
+    stack: list[tuple[Node, frozenset[str]]] = [(node, frozenset())]
+    while stack:
+        n, bound = stack.pop()
+        if n[0] == "sym":
+            if n[1] not in bound:
+                out.add(n[1])
+        elif n[0] in ("sum", "prod", "int"):
+            stack.extend((x, bound) for x in n[2:4] if x is not None)
+            stack.append((n[4], bound | {n[1]}))
+        else:
+            stack.extend((x, bound) for x in n[1:] if isinstance(x, tuple))
+    return frozenset(out)
 
 
 def _is_derivative(num: Node, den: Node) -> bool:
@@ -125,12 +158,14 @@ def _num(tok: str) -> Node:
 
 
 class _Parser:
-    __slots__ = ("abs_depth", "i", "t")
+    __slots__ = ("abs_depth", "bound", "double", "i", "t")
 
-    def __init__(self, tokens: list[str]) -> None:
+    def __init__(self, tokens: list[str], double: str | None = None) -> None:
         self.t = tokens
         self.i = 0
         self.abs_depth = 0
+        self.double = double
+        self.bound: frozenset[str] = frozenset()  # a sum's index: i and e are the index there, not constants
 
     def peek(self, k: int = 0) -> str:
         j = self.i + k
@@ -203,7 +238,22 @@ class _Parser:
         if self.peek() != "^":
             return base
         self.take()
-        return ("pow", base, self.exponent(depth + 1))
+        exponents = [self.exponent(depth + 1)]
+        while self.peek() == "^":  # x^2^3: not valid LaTeX, two readings
+            if self.double is None:
+                raise DoubleSuperscript("double superscript")
+            if len(exponents) > 8:
+                raise Unsupported("superscripts")
+            self.take()
+            exponents.append(self.exponent(depth + 1))
+        if self.double == "left":
+            for e in exponents:
+                base = ("pow", base, e)
+            return base
+        top = exponents[-1]
+        for e in reversed(exponents[:-1]):
+            top = ("pow", e, top)
+        return ("pow", base, top)
 
     def exponent(self, depth: int) -> Node:
         tok = self.peek()
@@ -257,7 +307,11 @@ class _Parser:
         if tok == "\\frac":
             num, den = self.group(depth + 1), self.group(depth + 1)
             if _is_derivative(num, den):
-                raise Unsupported("a derivative d/dx, not a fraction")
+                if self.peek() in _NO_OPERAND:
+                    raise Malformed("a derivative of nothing")
+                if num != ("sym", "d") or den[2][0] != "sym" or self.peek() in ("+", "-"):
+                    raise Unsupported("a derivative of higher order")
+                return ("deriv", den[2][1], self.term(depth + 1, stop_at_function=True))
             return ("div", num, den)
         if tok == "\\sqrt":
             index: Node = ("num", Fraction(2), False)
@@ -267,8 +321,10 @@ class _Parser:
                 self.take("]")
             radicand = self.group(depth + 1) if self.peek() == "{" else self.postfix(depth + 1)
             return ("root", radicand, index)
-        if tok == "\\binom":
+        if tok in ("\\binom", "\\dbinom", "\\tbinom"):
             return ("binom", self.group(depth + 1), self.group(depth + 1))
+        if tok in _BINDERS:
+            return self._binder(_BINDERS[tok], depth + 1)
         if tok in ("\\lfloor", "\\lceil"):
             node = self.expr(depth + 1)
             self.take("\\rfloor" if tok == "\\lfloor" else "\\rceil")
@@ -278,6 +334,8 @@ class _Parser:
         if tok == "\\infty":
             return ("const", "inf")
         name = tok[1:]
+        if name == "Gamma" and self.peek() == "(":  # \\Gamma(x): the gamma function
+            return ("fn", "gamma", self.atom(depth + 1))
         if name in GREEK:
             return self._symbol(name)
         if name in _ACCENTS and self.peek() == "{":  # \overline{CD}, \vec{v}: a name, like a letter
@@ -297,11 +355,85 @@ class _Parser:
             self.take()
             sub = self._braced_name(letters_only=False) if self.peek() == "{" else self.take()
             name = f"{name}_{sub}"
-        if name == "e":
+        if name == "e" and name not in self.bound:
             return ("const", "e")
-        if name == "i":
+        if name == "i" and name not in self.bound:
             return ("const", "i")
         return ("sym", name)
+
+    def _binder(self, kind: str, depth: int) -> Node:
+        """``\\sum_{k=1}^{n} body``, ``\\prod_{k=1}^{n} body`` (the body a term: ``\\sum_k k^2 + 1`` adds 1 to the
+        sum), ``\\int_a^b body\\,dx`` and ``\\int body\\,dx`` (the body runs to its differential ``dx``)."""
+        low: Node | None = None
+        high: Node | None = None
+        var = ""
+        if self.peek() == "_":
+            self.take()
+            if kind == "int":
+                low = self.group(depth) if self.peek() == "{" else self.postfix(depth)
+            else:
+                self.take("{")
+                var = self.take()
+                if not (var.isalpha() and len(var) == 1):
+                    raise Unsupported("the index of a sum is one letter")
+                self.take("=")
+                low = self.expr(depth)
+                self.take("}")
+        if self.peek() == "^":
+            self.take()
+            high = self.group(depth) if self.peek() == "{" else self.postfix(depth)
+        if self.peek() in _NO_OPERAND:
+            raise Malformed(f"a {kind} of nothing")
+        if kind != "int":
+            if low is None or high is None:
+                raise Unsupported("a sum or product without both bounds")
+            outer, self.bound = self.bound, self.bound | {var}
+            try:
+                return (kind, var, low, high, self.term(depth, stop_at_function=True))
+            finally:
+                self.bound = outer
+        if (low is None) != (high is None):
+            raise Unsupported("an integral with one bound")
+        end = self._differential()
+        if end < 0:  # no differential: \\int_0^1 x^2 integrates one factor in its one variable
+            start = self.i
+            try:
+                factor = self.power(depth)
+                names = free_symbols(factor)
+            except Unsupported:  # \\int -3x: not one factor
+                names = frozenset()
+            if len(names) == 1:
+                return ("int", next(iter(names)), low, high, factor)
+            if low is not None:
+                raise Unsupported("a definite integral without its differential, in no single variable")
+            self.i = start  # \\int x y: an antiderivative in some variable, a family of functions all the same
+            return ("int", "", None, None, self.term(depth, stop_at_function=True))
+        body: Node = ("num", Fraction(1), False)  # \\int dx
+        if end > self.i:
+            inner = _Parser(self.t[self.i:end], self.double)
+            inner.bound = self.bound | {self.t[end + 1]}
+            body = inner.expr(depth)
+            if inner.i != end - self.i:
+                raise Unsupported(f"unexpected {inner.peek()!r} in an integral")
+        var = self.t[end + 1]
+        self.i = end + 2
+        return ("int", var, low, high, body)
+
+    def _differential(self) -> int:
+        """Where the integral's ``d`` + variable is: the first one outside any brackets (``\\int x\\,dx``); -1 when
+        there is none."""
+        level = 0
+        for j in range(self.i, len(self.t) - 1):
+            tok = self.t[j]
+            if tok in ("(", "{", "["):
+                level += 1
+            elif tok in (")", "}", "]"):
+                level -= 1
+                if level < 0:
+                    break
+            elif level == 0 and tok == "d" and self.t[j + 1].isalpha() and len(self.t[j + 1]) == 1:
+                return j
+        return -1
 
     def _braced_name(self, letters_only: bool) -> str:
         """The tokens of a short ``{...}`` group that is part of a name (a subscript, an accent's letters)."""
@@ -326,6 +458,8 @@ class _Parser:
             power = self.exponent(depth + 1)
             if power == ("neg", ("num", Fraction(1), False)) and name in _INVERSE:  # \sin^{-1} x
                 name, power = _INVERSE[name], None
+        if self.peek() in _NO_OPERAND:
+            raise Malformed(f"\\{name} of nothing")
         if self.peek() in ("(", "{"):
             arg = self.postfix(depth + 1)
         else:

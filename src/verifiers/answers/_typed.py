@@ -126,7 +126,7 @@ _SUBSCRIPT = re.compile(r"_\{[^{}]*\}|_\w")
 _NAME_COMMANDS = sorted(GREEK | FUNCTIONS | {"frac", "cdot", "angle", "overline", "triangle", "sqrt", "vec", "hat",
                                               "bar", "mathbf", "mathrm"}, key=len, reverse=True)
 _NAME_EXPR = re.compile(r"(?:[a-zA-Z+\-*/^(){}|:' ]|\\(?:" + "|".join(_NAME_COMMANDS) + r")(?![a-zA-Z]))+")
-_BASE_NUMERAL = re.compile(r"-?[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)?_\{?\d{1,2}\}?")
+_BASE_NUMERAL = re.compile(r"-?([0-9A-Za-z]+)(?:\.([0-9A-Za-z]+))?_\{?(\d{1,2})\}?")
 _SET_BUILDER = re.compile(r"[a-zA-Z](?:_\w)?\s*(?:\\in\s*\\mathbb\{?R\}?\s*)?(?:\\mid|\||:|\\vert)\s*")
 _DECIMAL = re.compile(r"\d\.\d+(?![\d(]|\\)")  # a terminating decimal literal (not 0.\overline{3}, 0.(3))
 _THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
@@ -196,9 +196,20 @@ def _parse(s: str, depth: int) -> Answer:
         return Ratio(tuple(_parse(x, depth + 1) for x in colon))
     if is_text_answer(s):
         return Text(s.lower())
-    if "_" in s and _BASE_NUMERAL.fullmatch(s):  # 2112_6, 4210_{7}: digits and base must both match
+    if "_" in s and _base_numeral(s):  # 2112_6, 4210_{7}: digits and base must both match
         return Text(s.replace("{", "").replace("}", "").lower())
     return _expr(s)
+
+
+def _base_numeral(s: str) -> bool:
+    """A numeral with its base as a subscript (``2112_6``, ``4210_{7}``, ``2A_{16}``): a base from 2 to 36 and every
+    digit below it (``2y_1`` is a coefficient times a subscripted name, ``x_1`` a name)."""
+    m = _BASE_NUMERAL.fullmatch(s)
+    if m is None:
+        return False
+    base = int(m.group(3))
+    digits = m.group(1) + (m.group(2) or "")
+    return 2 <= base <= 36 and all(int(d, 36) < base for d in digits)
 
 
 def _approximation(s: str, depth: int) -> Answer:

@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeVar
 
-from verifiers.answers._latex_expr import Node, free_symbols
+from verifiers.answers._latex_expr import (
+    DoubleSuperscript,
+    Malformed,
+    Node,
+    Unsupported,
+    free_symbols,
+    parse_expr,
+)
 from verifiers.answers._typed import (
     MAX_ITEMS,
     Answer,
@@ -45,6 +52,8 @@ from verifiers.answers._typed import (
     parse_answer,
 )
 from verifiers.equivalence import _expr_eval as ev
+from verifiers.equivalence._calculus import is_indefinite
+from verifiers.equivalence._enclose import differ
 from verifiers.equivalence._proof import proves_proportional
 
 Verdict = Literal["equal", "different", "timeout"]
@@ -305,7 +314,7 @@ def _interval(x: Seq) -> Interval | None:
             return None
         try:
             ends.append(ev.constant_value(item.tree))
-        except (ev.Undefined, ev.TooLarge):
+        except (ev.Undefined, ev.TooLarge, ev.Refused):
             return None
     lo, hi = ends
     if not all(isinstance(v, Fraction) or ev.is_real(v) for v in ends):
@@ -392,7 +401,7 @@ def _solve_linear(f: Node, var: str) -> tuple[int, ev.Value] | None:
                              != "agree" for p in _PROBES):
             return None
         return (1 if slope > 0 else -1), -f0 / slope
-    except (ev.Undefined, ev.TooLarge):
+    except (ev.Undefined, ev.TooLarge, ev.Refused):
         return None
 
 
@@ -452,7 +461,7 @@ def _holds(trees: list[Node], ops: tuple[str, ...], var: str, p: Fraction) -> bo
                 values.append(ev.approx(t, {var: ev.to_mp(p)}))
         except ev.Undefined:
             return False  # outside the relation's domain it does not hold (sqrt(x) >= 0 is not all reals)
-        except (ev.TooLarge, ev.Inexact):
+        except (ev.TooLarge, ev.Inexact, ev.Refused):
             return None
     if not all(ev.is_real(v) for v in values):
         return False
@@ -649,13 +658,20 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
     if g.text == a.text:
         return True
     if g.tree is None or a.tree is None:
+        if _malformed(g) or _malformed(a) or _every_reading_differs(g, a, c):
+            return False
         return _symbolic_equal(g.text, a.text, c)
     tg, ta = g.tree, a.tree
+    if is_indefinite(tg) or is_indefinite(ta):
+        # an antiderivative is a family of functions (up to + C), never one value; two of them: the CAS
+        return is_indefinite(tg) and is_indefinite(ta) and _symbolic_equal(g.text, a.text, c)
     if tg[0] == "num" and ta[0] == "num":
         return bool(tg[1] == ta[1])
     constant = not free_symbols(tg) and not free_symbols(ta)
     if constant:
         vg, va = _constant(tg), _constant(ta)
+        if vg is _REFUSED or va is _REFUSED:  # an integral with no closed form: enclosures, else the CAS
+            return not differ(tg, ta, {}) and _symbolic_equal(g.text, a.text, c)
         if vg is None or va is None:
             return False  # an undefined value equals nothing
         if vg is _HUGE or va is _HUGE:
@@ -676,6 +692,8 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
         return True
     if out == "different":
         return False
+    if out == "unknown" and (_undefined_part(tg) or _undefined_part(ta)):
+        return False  # a part with no value (0^0, \frac{1}{0}) leaves the whole without one: it equals nothing
     if out == "agree":  # numerically equal, no proof yet: only the CAS's exact zero test can prove it
         if c.symbolic is None:
             return False
@@ -689,17 +707,51 @@ def _equal_expr(g: Expr, a: Expr, c: _Ctx) -> bool:
     return _symbolic_equal(g.text, a.text, c)
 
 
+def _malformed(x: Expr) -> bool:
+    """Whether an expression the parser refused is no expression in any reading (``\\tan^{-1}`` alone)."""
+    if x.tree is not None:
+        return False
+    try:
+        parse_expr(x.text, double="left")
+    except Malformed:
+        return True
+    except (Unsupported, RecursionError, ValueError):
+        return False
+    return False
+
+
+def _every_reading_differs(g: Expr, a: Expr, c: _Ctx) -> bool:
+    """Whether a side with a double superscript (``x^2^3``, invalid LaTeX) differs from the other side under
+    both readings, ``(x^2)^3`` and ``x^{2^3}``: then it is wrong whichever was meant."""
+    for x, other in ((g, a), (a, g)):
+        if x.tree is None and other.tree is not None and "^" in x.text:
+            try:
+                readings = [parse_expr(x.text, double=side) for side in ("left", "right")]
+            except DoubleSuperscript:
+                return False
+            except (Unsupported, RecursionError, ValueError):
+                continue
+            return all(is_indefinite(r) != is_indefinite(other.tree)
+                       or ev.sample_compare(other.tree, r, 0.0, seed_text=f"{other.text}|{x.text}",
+                                            deadline=c.deadline) == "different" for r in readings)
+    return False
+
+
 _HUGE = object()
+_REFUSED = object()
 
 
 def _constant(t: Node) -> ev.Value | object | None:
-    """A constant's value, ``_HUGE`` when beyond the numeric budget, ``None`` when undefined."""
+    """A constant's value, ``_HUGE`` when beyond the numeric budget, ``_REFUSED`` when the evaluator cannot
+    vouch for one (an integral with no closed form), ``None`` when undefined."""
     try:
         return ev.constant_value(t)
     except ev.Undefined:
         return None
     except (ev.TooLarge, ev.Inexact):
         return _HUGE
+    except ev.Refused:
+        return _REFUSED
 
 
 MAX_EXACT_BITS = 1 << 20  # exact rationals up to a million bits (2^65536 is 65,537): microseconds to build
@@ -738,6 +790,25 @@ def _bits(x: Fraction) -> int:
 def _undefined_tree(tree: Node) -> bool:
     """Whether a parsed expression is a constant with no value (cached: a gold is judged many times)."""
     return not free_symbols(tree) and _constant(tree) is None
+
+
+def _undefined_part(tree: Node) -> bool:
+    """Whether a constant part of an expression has no value (``x + 0^0``, ``\\sum_{k=0}^{4} k^k``): then the
+    expression has none anywhere. Bodies of sums and integrals are not parts (an empty range ignores them)."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n[0] in ("num", "sym", "const"):
+            continue
+        if not free_symbols(n):
+            if _undefined_tree(n):
+                return True
+            continue
+        if n[0] in ("sum", "prod", "int"):
+            stack.extend(x for x in n[2:4] if x is not None)
+        else:
+            stack.extend(x for x in n[1:] if isinstance(x, tuple))
+    return False
 
 
 def _undefined(x: object) -> bool:

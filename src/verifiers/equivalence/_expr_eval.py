@@ -34,6 +34,8 @@ from typing import Any, Literal
 import mpmath
 
 from verifiers.answers._latex_expr import Node, free_symbols, subtrees
+from verifiers.equivalence._calculus import closed_form
+from verifiers.equivalence._enclose import differ
 from verifiers.equivalence._proof import proves_equal
 
 POINTS = 5
@@ -45,6 +47,9 @@ MAX_MAGNITUDE_BITS = 4096  # |values| beyond 2^4096 (or below its inverse) are t
 MAX_EXACT_BITS = 70_000  # exact values stop here (2^{65536} is exact; sums of huge fractions are not)
 MAX_FACTORIAL = 2_000
 MAX_EXACT_WORK_BITS = 4_000_000  # bits of exact intermediate values one comparison may produce
+MAX_SUM_TERMS = 2_000  # terms of a sum or product computed one by one (at integer bounds)
+MAX_GAMMA = 10**5
+MAX_ENCLOSED_POINTS = 6  # points where an integral without a closed form is enclosed before the CAS decides
 
 _CTX = mpmath.MPContext()
 _CTX.prec = PRECISION_BITS
@@ -68,6 +73,10 @@ class Inexact(Exception):
 
 class TooLarge(Exception):
     """A value is beyond the numeric budget: no verdict from numbers."""
+
+
+class Refused(Exception):
+    """No value this evaluator can vouch for (an integral without a closed form): the CAS decides."""
 
 
 def is_rational_tree(node: Node) -> bool:
@@ -146,7 +155,55 @@ def _exact(node: Node, env: dict[str, Any]) -> Fraction:
     if kind == "fn" and node[1] in ("abs", "floor", "ceil"):
         v = exact(node[2], env)
         return abs(v) if node[1] == "abs" else Fraction(_m.floor(v) if node[1] == "floor" else _m.ceil(v))
+    if kind == "fn" and node[1] == "gamma":
+        v = exact(node[2], env)
+        if v.denominator != 1:
+            raise Inexact("gamma of a non-integer")
+        if v <= 0:
+            raise Undefined("gamma at a pole")
+        if v > MAX_FACTORIAL:
+            raise Inexact("gamma too large")
+        return Fraction(_m.factorial(int(v) - 1))
+    if kind in ("sum", "prod"):
+        return _series(node, env, lambda n, e: exact(n, e), Fraction(int(kind == "prod")), lambda j: Fraction(j),
+                       Inexact)
+    if kind in ("int", "deriv"):
+        closed = closed_form(node)
+        if closed[0] == kind:
+            raise Inexact("an integral or a derivative without a closed form")
+        return exact(closed, env)
     raise Inexact(kind)
+
+
+def _series(node: Node, env: dict[str, Any], value: Callable[[Node, dict[str, Any]], Any], start: Any,
+            number: Callable[[int], Any], too_many: type[Exception]) -> Any:
+    """A sum or product at integer bounds, term by term; with the upper bound below the lower one minus one it
+    has no value (``b = a - 1`` is the empty sum or product), as in `verifiers.equivalence._calculus`. More than
+    ``MAX_SUM_TERMS`` terms raise ``too_many`` (the value is unknown here, not large)."""
+    kind, var, low, high, body = node
+    a, b = _integer_value(value(low, env)), _integer_value(value(high, env))
+    if b < a - 1:
+        raise Undefined("a sum or product over a reversed range")
+    if b - a + 1 > MAX_SUM_TERMS:
+        raise too_many("too many terms")
+    out = start
+    inner = dict(env)
+    for j in range(a, b + 1):
+        inner[var] = number(j)
+        term = value(body, inner)
+        out = out * term if kind == "prod" else out + term
+    return out
+
+
+def _integer_value(v: Any) -> int:
+    """A bound of a sum or product as an integer, or `Undefined` (a sum to n = 2.5 has no value)."""
+    if isinstance(v, Fraction):
+        if v.denominator != 1:
+            raise Undefined("a non-integer bound")
+        return int(v)
+    if not _is_integer(v):
+        raise Undefined("a non-integer bound")
+    return int(_ctx().re(v))
 
 
 def _exact_pow(base: Fraction, e: Fraction) -> Fraction:
@@ -304,6 +361,14 @@ def _approx(node: Node, env: dict[str, Any], cx: bool) -> Any:
         return _log(x, cx) / _nonzero(_log(base, cx))
     if kind == "fn":
         return _function(node[1], _check(_approx(node[2], env, cx), cx), cx)
+    if kind in ("sum", "prod"):
+        return _series(node, env, lambda n, e: _check(_approx(n, e, cx), cx), ctx.mpf(int(kind == "prod")),
+                       lambda j: ctx.mpf(j), Refused)
+    if kind in ("int", "deriv"):
+        closed = closed_form(node)
+        if closed[0] == kind:
+            raise Refused("an integral or a derivative without a closed form")
+        return _approx(closed, env, cx)
     raise Undefined(f"unknown node {kind}")
 
 
@@ -369,6 +434,12 @@ def _function(name: str, x: Any, cx: bool) -> Any:
         raise Undefined(f"{name} outside its domain")
     if abs(ctx.re(x)) > 10**6 and name in ("exp", "sinh", "cosh", "tanh"):
         raise TooLarge(name)
+    if name == "gamma":
+        if _is_integer(x) and ctx.re(x) <= 0:
+            raise Undefined("gamma at a pole")
+        if abs(ctx.re(x)) > MAX_GAMMA:
+            raise TooLarge("gamma")
+        return ctx.gamma(x)
     fn = {"sin": ctx.sin, "cos": ctx.cos, "tan": ctx.tan, "cot": ctx.cot, "sec": ctx.sec, "csc": ctx.csc,
           "arcsin": ctx.asin, "arccos": ctx.acos, "arctan": ctx.atan, "arccot": ctx.acot, "arcsec": ctx.asec,
           "arccsc": ctx.acsc, "sinh": ctx.sinh, "cosh": ctx.cosh, "tanh": ctx.tanh, "coth": ctx.coth,
@@ -388,8 +459,10 @@ def constant_value(node: Node) -> Value:
     """The value of a constant expression: a ``Fraction`` when exact, else a number of the mpmath context.
 
     Raises:
-        Undefined: it has no value (``\\frac{1}{0}``). TooLarge: beyond the numeric budget.
+        Undefined: it has no value (``\\frac{1}{0}``). TooLarge: beyond the numeric budget. Refused: an
+        integral without a closed form.
     """
+    node = closed_form(node)
     with contextlib.suppress(Inexact):
         return exact(node, {})
     return approx(node, {}, complex_ok=has_imaginary(node))
@@ -419,13 +492,30 @@ def values_agree(a: Value, b: Value, rel_tol: float) -> Outcome:
 # -------------------------------------------------------------------------------------------- sampling
 
 
+def integer_names(node: Node) -> frozenset[str]:
+    """Variables that must be integers somewhere for ``node`` to have a value: in a factorial, the lower
+    argument of a binomial coefficient, or a bound of a sum or product (``n!``, ``\\sum_{k=1}^{n}``)."""
+    out: set[str] = set()
+    for n in subtrees(node):
+        if n[0] == "fact":
+            out |= free_symbols(n[1])
+        elif n[0] == "binom":
+            out |= free_symbols(n[2])
+        elif n[0] in ("sum", "prod"):
+            out |= free_symbols(n[2]) | free_symbols(n[3])
+    return frozenset(out)
+
+
 def _points(names: Sequence[str], rng: random.Random, exact_mode: bool, positive: bool,
-            wide: bool) -> dict[str, Any]:
-    """Random rational points: moderate ones (|v| < 100), and every other attempt a wide one (up to 10^7)."""
+            wide: bool, integers: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Random rational points: moderate ones (|v| < 100), and every other attempt a wide one (up to 10^7);
+    names in ``integers`` get natural numbers (up to 12, wide: up to 40)."""
     env: dict[str, Any] = {}
     for name in names:
         sign = 1 if positive else rng.choice((-1, 1))
-        if wide:
+        if name in integers:
+            v = Fraction(rng.randint(0, 40 if wide else 12))
+        elif wide:
             v = Fraction(sign * rng.randint(1, 10**4) * 10 ** rng.randint(0, 3), rng.randint(1, 997))
         else:
             v = Fraction(sign * rng.randint(1, 10**4), rng.randint(1, 997) * (1 if exact_mode else 100))
@@ -446,11 +536,15 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
     confirmed by the CAS), "different" or "unknown" (also when ``deadline``, a ``time.monotonic()`` instant,
     passes). ``relation(vg, va)`` replaces value agreement (used for equations: proportional sides).
     """
+    integers = integer_names(g) | integer_names(a)  # of the trees as written: a sum's bound stays an integer
+    g, a = closed_form(g), closed_form(a)
     names = sorted(free_symbols(g) | free_symbols(a))
     agree = relation or (lambda x, y: values_agree(x, y, rel_tol))
     if not names:
         try:
             vg, va = constant_value(g), constant_value(a)
+        except Refused:  # an integral with no closed form: rigorous enclosures may tell them apart, or a proof
+            return _refused(g, a, relation if rel_tol == 0 else agree, {})
         except (Undefined, TooLarge, Inexact):
             return "unknown"
         out = agree(vg, va)
@@ -483,21 +577,24 @@ def sample_compare(g: Node, a: Node, rel_tol: float, *, relation: Callable[[Valu
         fine.prec = PRECISION_BITS + extra
         _LOCAL.ctx = fine
         try:
-            return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, extra)
+            return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, extra, rel_tol,
+                           integers)
         finally:
             _LOCAL.ctx = None
-    return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, 0)
+    return _sample(g, a, names, agree, relation, exact_mode, cx, seed_text, deadline, 0, rel_tol, integers)
 
 
 def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], Outcome],
             relation: Callable[[Value, Value], Outcome] | None, exact_mode: bool, cx: bool, seed_text: str,
-            deadline: float, extra: int) -> Outcome:
+            deadline: float, extra: int, rel_tol: float = 0.0, integers: frozenset[str] = frozenset()) -> Outcome:
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")) if seed_text else 0)
-    good = 0
+    integers = integers | integer_names(g) | integer_names(a)
+    good = refused = 0
     for attempt in range(MAX_ATTEMPTS):
         if time.monotonic() > deadline:
             return "unknown"
-        env = _points(names, rng, exact_mode, positive=attempt % 2 == 1, wide=attempt % 3 == 2)
+        env = _points(names, rng, exact_mode, positive=attempt % 2 == 1, wide=attempt % 3 == 2,
+                      integers=integers)
         if not exact_mode:
             env = {k: _ctx().mpf(v) for k, v in env.items()}
         try:
@@ -511,10 +608,17 @@ def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], 
                 vg, va = approx(g, env, cx), approx(a, env, cx)
                 if not (is_finite(vg) and is_finite(va)):
                     continue  # a pole or an infinity at this point: a domain problem, never a verdict
-        except Undefined:
+        except (Undefined, TooLarge):
+            continue  # outside a domain, or beyond the budget here (2^{2^x} at a wide point): another point
+        except Refused:  # an integral with no closed form: a proof, enclosures at this point, or another point
+            if refused == 0 and relation is None and proves_equal(g, a):
+                return "equal"
+            if relation is None and rel_tol == 0 and differ(g, a, _rational_point(env)):
+                return "different"
+            refused += 1
+            if refused >= MAX_ENCLOSED_POINTS:
+                break
             continue
-        except TooLarge:
-            return "unknown"
         out = agree(vg, va)
         if out == "unknown" and relation is None and not exact_mode:
             out = _recheck(g, a, extra, deadline, env)
@@ -533,6 +637,30 @@ def _sample(g: Node, a: Node, names: list[str], agree: Callable[[Value, Value], 
                 return "different"
             return "agree"  # equal values at every point prove nothing: the CAS must prove it
     return "unknown"
+
+
+def _refused(g: Node, a: Node, relation: Callable[[Value, Value], Outcome] | None,
+             point: dict[str, Fraction]) -> Outcome:
+    """The outcome when a value was refused (an integral with no closed form): "different" when rigorous
+    enclosures at ``point`` do not meet, "equal" when the canonical forms prove it, else "unknown" (the CAS).
+    With a ``relation`` (equations, or a tolerance for a decimal answer) enclosures decide nothing."""
+    if relation is not None:
+        return "unknown"
+    if differ(g, a, point):
+        return "different"
+    return "equal" if proves_equal(g, a) else "unknown"
+
+
+def _rational_point(env: dict[str, Any]) -> dict[str, Fraction]:
+    """A sample point's coordinates as exact rationals (an mpf is a binary fraction)."""
+    out = {}
+    for k, v in env.items():
+        if isinstance(v, Fraction):
+            out[k] = v
+        else:
+            man, exp = v.man_exp
+            out[k] = Fraction(man) * Fraction(2) ** exp
+    return out
 
 
 def extra_bits(node: Node) -> int:
@@ -581,7 +709,7 @@ def _recheck(g: Node, a: Node, extra: int, deadline: float, env: dict[str, Any] 
         try:
             at = {k: ctx.mpf(v.numerator) / v.denominator for k, v in point.items()}
             x, y = approx(g, at, has_imaginary(g)), approx(a, at, has_imaginary(a))
-        except (Undefined, TooLarge):
+        except (Undefined, TooLarge, Refused):
             return "unknown"
         finally:
             _LOCAL.ctx = outer

@@ -6,6 +6,20 @@ primes, and every other sub-expression that is not a rational operation (``\\sin
 ``e^{x}``, ``\\ln 3``), named by the canonical form of its argument. Some atoms satisfy a relation that is
 applied as a reduction: ``i^2 = -1``, ``\\sqrt[n]{p}^n = p``, ``\\sqrt[n]{f}^n = f``.
 
+Identities applied while rewriting (each a theorem, true wherever both sides have values):
+
+- sums, products and integrals in closed form (`verifiers.equivalence._calculus`); one without a closed form is
+  an atom named by its bounds and its body's canonical form (the same integrand gives the same integral);
+- factorials and the gamma function share one atom per argument up to an integer shift: ``(f + c)!`` is
+  ``f! (f+1) ... (f+c)`` and ``(f - c)! = f! / (f (f-1) ... (f-c+1))`` (``c <= MAX_SHIFT``), ``\\Gamma(z) = (z-1)!``,
+  ``n!`` of a natural constant is its value, ``\\Gamma(k + 1/2)`` is a rational multiple of ``\\sqrt{\\pi}``;
+- ``\\sin(ku)``, ``\\cos(ku)``, ``\\tan(ku)`` for an integer ``k`` (the gcd of the argument's integer coefficients, up to
+  ``MAX_MULTIPLE``) are polynomials in ``\\sin u`` and ``\\cos u`` (the addition formulas), with ``\\sin^2 u = 1 - \\cos^2 u``
+  applied as a reduction: double angles and the Pythagorean identity are proved without the CAS;
+- ``\\arccos f = \\pi/2 - \\arcsin f`` (principal values, every argument); ``\\arcsin`` and ``\\arctan`` at the
+  standard arguments (``0``, ``\\pm 1/2``, ``\\pm\\sqrt{2}/2``, ``\\pm\\sqrt{3}/2``, ``\\pm 1``; ``\\pm\\sqrt{3}``,
+  ``\\pm\\sqrt{3}/3``) are the rational multiples of ``\\pi`` of the table.
+
 The rule, and why it is a proof: ``p1/q1 = p2/q2`` is proved when ``p1 q2 - p2 q1`` is the zero polynomial
 after the reductions. Each reduction is a ring homomorphism to a quotient ring through which evaluation at
 any point factors, so the values satisfy ``p1 q2 = p2 q1`` wherever the atoms have values; where both
@@ -16,14 +30,20 @@ the CAS). Work is bounded (``MAX_TERMS`` terms, ``MAX_POWER``): beyond it the pr
 
 from __future__ import annotations
 
+import functools
+import math as _m
 from fractions import Fraction
 
-from verifiers.answers._latex_expr import Node
+from verifiers.answers._latex_expr import Node, parse_expr
+from verifiers.equivalence._calculus import closed_form
 
 MAX_TERMS = 3_000
 MAX_POWER = 256
 MAX_STEPS = 5_000
 MAX_COEFF_BITS = 20_000
+MAX_SHIFT = 64  # (n+c)! with |c| up to this shares n!'s atom
+MAX_MULTIPLE = 12  # sin(k u), cos(k u) are expanded in sin u, cos u for |k| up to this
+MAX_FACTORIAL = 1_000  # n! of a constant natural n up to this is its value
 _SMALL_PRIMES = tuple(p for p in range(2, 1000) if all(p % d for d in range(2, int(p**0.5) + 1)))
 
 Mono = tuple[tuple[str, int], ...]
@@ -47,8 +67,8 @@ def proves_equal(a: Node, b: Node) -> bool:
     """Whether ``a`` and ``b`` are equal by canonical form (``False``: not proved, which proves nothing)."""
     try:
         c = _Canon()
-        na, da = c.rat(a)
-        nb, db = c.rat(b)
+        na, da = c.rat(closed_form(a))
+        nb, db = c.rat(closed_form(b))
         return not c.sub(c.mul(na, db), c.mul(nb, da))
     except (Refused, RecursionError, ZeroDivisionError, OverflowError, ValueError):
         return False
@@ -169,6 +189,8 @@ class _Canon:
                 pn, pd = self.power(n1, k), self.power(d1, k)
                 return (pd, pn) if e < 0 else (pn, pd)
             base = _rational_constant(node[1])
+            if e is not None and abs(e.numerator) > MAX_POWER:
+                raise Refused("power too large")
             if e is not None and base is not None and base > 0:  # 8^{2/3}, 2^{1/2}
                 return self._rational_root(base ** e.numerator if e > 0 else 1 / base ** -e.numerator,
                                            e.denominator)
@@ -214,9 +236,113 @@ class _Canon:
             split = self._logarithm(node)
             if split is not None:
                 return split
-        if kind in ("fn", "log", "fact"):
+        if kind == "fact":
+            return self._factorial(node[1], 0)
+        if kind == "fn" and node[1] == "gamma":
+            return self._factorial(node[2], -1)
+        if kind == "fn" and node[1] == "arccos":  # principal values: arccos z = pi/2 - arcsin z for every z
+            return self.rat(("sub", ("div", ("const", "pi"), ("num", Fraction(2), False)), ("fn", "arcsin", node[2])))
+        if kind == "fn" and node[1] in _SPECIAL:
+            known = self._special(node[1], node[2])
+            if known is not None:
+                return known
+        if kind == "fn" and node[1] in ("sin", "cos", "tan"):
+            trig = self._trig(node[1], node[2])
+            if trig is not None:
+                return trig
+        if kind in ("fn", "log"):
             return self._atom(kind, node)
+        if kind in ("sum", "prod", "int"):  # no closed form: one atom per (bounds, canonical body)
+            ends = ",".join("-" if x is None else self.key(x) for x in node[2:4])
+            return {((f"{kind}[{node[1]}]({ends},{self.key(node[4])})", 1),): Fraction(1)}, {(): Fraction(1)}
         raise Refused(kind)
+
+    def _trig(self, name: str, arg: Node) -> tuple[Poly, Poly] | None:
+        """``\\sin``, ``\\cos``, ``\\tan`` of ``k u`` (``u`` the argument over the gcd ``k <= MAX_MULTIPLE`` of its integer
+        coefficients) as polynomials in the atoms ``\\sin u`` and ``\\cos u`` with ``\\sin^2 u = 1 - \\cos^2 u`` applied
+        (``\\tan = \\sin/\\cos``); ``None`` for an argument that is not an integer polynomial."""
+        num, den = self.rat(arg)
+        if den != {(): Fraction(1)} or not num or any(c.denominator != 1 for c in num.values()):
+            return None
+        k = 0
+        for c in num.values():
+            k = _m.gcd(k, int(c))
+        lead = num[min(num)]
+        k = k if lead > 0 else -k  # u has a positive leading coefficient: sin(-x) and sin(x) share one atom
+        if abs(k) > MAX_MULTIPLE:
+            return None
+        u = {m: c / k for m, c in num.items()}
+        base = _poly_key(u, Fraction(1))
+        s_key, c_key = f"sin[{base}]", f"cos[{base}]"
+        one: Poly = {(): Fraction(1)}
+        self.reductions[s_key] = (2, {(): Fraction(1), ((c_key, 2),): Fraction(-1)})  # sin^2 u = 1 - cos^2 u
+        sin_u: Poly = {((s_key, 1),): Fraction(1)}
+        cos_u: Poly = {((c_key, 1),): Fraction(1)}
+        sin_k: Poly = {}  # sin(0 u)
+        cos_k: Poly = one  # cos(0 u)
+        for _ in range(abs(k)):  # sin((j+1)u) = sin(ju)cos u + cos(ju) sin u; cos((j+1)u) = cos(ju)cos u - sin(ju) sin u
+            sin_k, cos_k = (self.add(self.mul(sin_k, cos_u), self.mul(cos_k, sin_u)),
+                            self.sub(self.mul(cos_k, cos_u), self.mul(sin_k, sin_u)))
+        if k < 0:
+            sin_k = {m: -c for m, c in sin_k.items()}
+        if name == "sin":
+            return sin_k, one
+        if name == "cos":
+            return cos_k, one
+        if not cos_k:
+            raise Refused("tan at a pole")
+        return sin_k, cos_k
+
+    def _factorial(self, arg: Node, shift: int) -> tuple[Poly, Poly]:
+        """``(arg + shift)!`` (``shift = -1``: ``\\Gamma(arg)``): the value of a natural constant, else the atom
+        of the argument without its constant term times (or over) the factors of the shift."""
+        one: Poly = {(): Fraction(1)}
+        num, den = self.rat(arg)
+        if set(den) == {()}:  # a constant denominator: divide it out (1/2 is num 1 over den 2)
+            num, den = {m: v / den[()] for m, v in num.items()}, one
+        c = num.get((), Fraction(0)) + shift
+        if den != one or c.denominator != 1 or abs(c) > MAX_SHIFT:
+            half = self._gamma_half(num, den, shift)
+            if half is not None:
+                return half
+            key = self.key(("add", arg, ("num", Fraction(shift), False)))
+            return {((f"fact({key})", 1),): Fraction(1)}, one
+        base = {m: v for m, v in num.items() if m}
+        n = int(c)
+        if not base:
+            if n < 0:
+                raise Refused("factorial of a negative integer")
+            if n > MAX_FACTORIAL:
+                raise Refused("factorial too large")
+            return {(): Fraction(_m.factorial(n))}, one
+        atom: Poly = {((f"fact({_poly_key(base, Fraction(1))})", 1),): Fraction(1)}
+        factors = one
+        for j in range(1, n + 1) if n > 0 else range(n + 1, 1):
+            factors = self.mul(factors, self.add(base, {(): Fraction(j)}))
+        return (self.mul(atom, factors), one) if n >= 0 else (atom, factors)
+
+    def _gamma_half(self, num: Poly, den: Poly, shift: int) -> tuple[Poly, Poly] | None:
+        """``(k - 1/2)!`` = ``\\Gamma(k + 1/2)``, a rational multiple of ``\\sqrt{\\pi}``; ``None`` for other arguments."""
+        one: Poly = {(): Fraction(1)}
+        if den != one or set(num) - {()}:
+            return None
+        z = num.get((), Fraction(0)) + shift + 1  # the gamma function's argument
+        if z.denominator != 2 or abs(z) > MAX_SHIFT:
+            return None
+        k = int(z - Fraction(1, 2))  # Gamma(k + 1/2)
+        coeff = Fraction(_m.factorial(2 * k), 4**k * _m.factorial(k)) if k >= 0 else \
+            Fraction((-4) ** -k * _m.factorial(-k), _m.factorial(-2 * k))
+        root, _ = self.rat(("root", ("const", "pi"), ("num", Fraction(2), False)))
+        return {m: coeff * v for m, v in root.items()}, one
+
+    def _special(self, name: str, arg: Node) -> tuple[Poly, Poly] | None:
+        """``\\arcsin`` or ``\\arctan`` at a standard argument (or its negative): its value, else ``None``."""
+        target = self.key(arg)
+        for tree, value in _special_table(name):
+            for sign in (1, -1):
+                if self.key(tree if sign > 0 else ("neg", tree)) == target:
+                    return self.rat(value if sign > 0 else ("neg", value))
+        return None
 
     def _exponential(self, node: Node) -> tuple[Poly, Poly] | None:
         """``b^{f}`` (``b = e`` or a positive rational) with ``f`` a polynomial of integer coefficients, as the
@@ -323,6 +449,19 @@ class _Canon:
         return f"{_poly_key(num, lead)}/{_poly_key(den, lead)}"
 
 
+_SPECIAL = {
+    "arcsin": (("0", "0"), ("\\frac{1}{2}", "\\frac{\\pi}{6}"), ("\\frac{\\sqrt{2}}{2}", "\\frac{\\pi}{4}"),
+               ("\\frac{\\sqrt{3}}{2}", "\\frac{\\pi}{3}"), ("1", "\\frac{\\pi}{2}")),
+    "arctan": (("0", "0"), ("1", "\\frac{\\pi}{4}"), ("\\sqrt{3}", "\\frac{\\pi}{3}"),
+               ("\\frac{\\sqrt{3}}{3}", "\\frac{\\pi}{6}")),
+}
+
+
+@functools.lru_cache(maxsize=4)
+def _special_table(name: str) -> tuple[tuple[Node, Node], ...]:
+    return tuple((parse_expr(arg), parse_expr(value)) for arg, value in _SPECIAL[name])
+
+
 def _poly_key(p: Poly, scale: Fraction) -> str:
     return "+".join(f"{c / scale}*{'.'.join(f'{a}^{e}' for a, e in m)}" for m, c in sorted(p.items()))
 
@@ -372,6 +511,13 @@ def _rational_constant(node: Node) -> Fraction | None:
         if a is None or b is None:
             return None
         return a + b if kind == "add" else a - b if kind == "sub" else a * b
+    if kind == "pow":  # 2^{3} as an exponent (x^{2^{3}})
+        a, b = _rational_constant(node[1]), _rational_constant(node[2])
+        if a is None or b is None or b.denominator != 1 or abs(b) > 64 or (a == 0 and b < 0):
+            return None
+        if max(a.numerator.bit_length(), a.denominator.bit_length()) * abs(b) > 256:
+            return None  # small values only: an exponent such as 2^{3}, never 2^{64} (its power would be huge)
+        return a ** int(b)
     return None
 
 
