@@ -22,8 +22,8 @@ def load_cases(name: str) -> list:
 
 
 # A CAS job that runs for minutes: expanding a huge power in a difference.
-HANG_GOLD = "(x+1)^{100000}"
-HANG_RESPONSE = "\\boxed{(x+2)^{100000}}"
+HANG_GOLD = "(x^2-1)^{5000}"  # equal, but only an expansion of two 5,001-term polynomials proves it
+HANG_RESPONSE = "\\boxed{(x+1)^{5000}(x-1)^{5000}}"
 # The README's promise: every call returns within its timeout + 0.2 s. Measured on the shared 2-core VM at
 # load average 6-7 (other jobs and two busy loops): worst overrun 56 ms; evals/speed measures it at scale.
 SLACK = 0.2
@@ -72,7 +72,7 @@ def test_timeout_is_a_status_and_the_pool_recovers() -> None:
     s = math.score(HANG_RESPONSE, HANG_GOLD, config=cfg)
     assert time.monotonic() - start < cfg.timeout + SLACK
     assert (s.status, s.correct, s.reward) == ("timeout", False, 0.0)
-    assert s.extracted == "(x+2)^{100000}"
+    assert s.extracted == "(x+1)^{5000}(x-1)^{5000}"
     # the killed worker was replaced: symbolic checks keep working once a worker is ready
     assert math.warm_up(30)
     assert math.score("\\boxed{x^2+2x+1}", "(x+1)^2").correct

@@ -24,7 +24,10 @@ import verifiers.equivalence._cas_pool as workers
 from verifiers.equivalence._cas_pool import WorkerPool, pool
 
 SLACK = 0.2  # the README's promise
-HANG = ("(x+1)^{100000}", "(x+2)^{100000}", 1e-9)  # a CAS job that runs for minutes
+# A CAS job that runs for minutes: a true identity whose proof expands two 5,001-term polynomials (no numeric
+# probe can settle it; a pair that differs, such as (x+1)^{100000} vs (x+2)^{100000}, a warm worker now proves
+# different in 0.3 s)
+HANG = ("(x+1)^{5000}(x-1)^{5000}", "(x^2-1)^{5000}", 1e-9)
 EASY = ("x^2-1", "(x-1)(x+1)", 1e-9)
 GENEROUS = 60.0  # for calls that must succeed, however loaded the machine
 
