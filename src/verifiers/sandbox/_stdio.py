@@ -17,7 +17,6 @@ import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from itertools import repeat
 from typing import Protocol
 
 from verifiers.errors import ConfigError
@@ -246,14 +245,27 @@ _WS_BYTES = (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")  # what `bytes.split()
 CHUNK_BYTES = 1 << 16
 
 
+def _next_space(out: bytes, j: int) -> int:
+    """The first whitespace at or after ``j`` (``len(out)`` if none): C scans over windows that double, so the cost
+    is linear in the distance (a regex steps byte by byte through a long token; one find per kind over the
+    whole rest would rescan it for each piece)."""
+    n, size = len(out), 1 << 12
+    while True:
+        end = min(n, j + size)
+        hits = [p for p in (out.find(c, j, end) for c in _WS_BYTES) if p >= 0]
+        if hits or end == n:
+            return min(hits, default=n)
+        j, size = end, size * 2
+
+
 def _chunks(out: bytes) -> Iterator[tuple[int, list[bytes]]]:
     """``(offset, tokens)`` of consecutive pieces of ``out`` of about CHUNK_BYTES, cut at whitespace: the
     parent never holds more than one piece's tokens of a (hostile) output at once."""
     i, n = 0, len(out)
     while i < n:
         j = n if n - i <= CHUNK_BYTES else i + CHUNK_BYTES
-        if j < n:  # the next whitespace: one C scan per kind (a regex steps byte by byte through a long token)
-            j = min((p for p in map(out.find, _WS_BYTES, repeat(j)) if p >= 0), default=n)
+        if j < n:
+            j = _next_space(out, j)
         yield i, out[i:j].split()
         i = j
 
@@ -312,6 +324,8 @@ class StdioProblem:
         self.outcomes: list[TestOutcome | None] = [None] * len(tests)
         self.kinds: list[ExecStatus] = ["passed"] * len(tests)
         self.records: list[ExecutionResult | None] = [None] * len(tests)
+        self.bad: int | None = None  # the first test decided as not passed: `_finish` shows its run
+        self.last = -1  # the highest test with a run: `_finish` shows it when every test passed
         self.used = 0.0  # CPU seconds of the runs so far
         self.lock = threading.Lock()
         self.sequential = stop_on_failure or total is not None
@@ -348,6 +362,9 @@ class StdioProblem:
         rec = fut.result()
         with self.lock:
             self.records[i] = rec
+            if i > self.last:
+                self.last, before = i, self.last
+                self._forget(before)
             self.used += rec.cpu_s
         if rec.status == "passed" and self.match.checker is not None:
             self._check(i, rec)
@@ -393,7 +410,10 @@ class StdioProblem:
                 return
             self.outcomes[i] = TestOutcome(self.labels[i], status, detail)
             self.kinds[i] = kind
-            self._forget()
+            if status != "passed" and (self.bad is None or i < self.bad):
+                self.bad, before = i, self.bad
+                self._forget(before)
+            self._forget(i)
             if not self.sequential:
                 if all(o is not None for o in self.outcomes):
                     self._finish(None)
@@ -411,15 +431,15 @@ class StdioProblem:
                 return
         self._launch(i + 1)
 
-    def _forget(self) -> None:
-        """Drop the runs `_finish` will not show (called with the lock held): it shows the first test that did
-        not pass, else the last one run, so only those two runs' outputs are kept, not one per test (a program
-        printing megabytes on each of many tests would otherwise hold them all here: redteam27b F4)."""
-        bad = next((k for k, o in enumerate(self.outcomes) if o is not None and o.status != "passed"), None)
-        last = max((k for k, r in enumerate(self.records) if r is not None), default=None)
-        for k, r in enumerate(self.records):
-            if isinstance(r, RunRecord) and k not in (bad, last) and (r.output or r.stderr):
-                self.records[k] = replace(r, output=b"", stderr="")
+    def _forget(self, k: int | None) -> None:
+        """Drop test ``k``'s output unless `_finish` may show it (called with the lock held, whenever ``k`` stops
+        being `bad` or `last` or is decided as neither): only those two runs' outputs are kept, not one per test
+        (a program printing megabytes on each of many tests would otherwise hold them all: redteam27b F4)."""
+        if k is None or k < 0 or k in (self.bad, self.last):
+            return
+        r = self.records[k]
+        if isinstance(r, RunRecord) and (r.output or r.stderr):
+            self.records[k] = replace(r, output=b"", stderr="")
 
     def _finish(self, rest: str | None) -> None:
         """Resolve the future (called with the lock held); tests not run get ``rest``."""
