@@ -364,9 +364,12 @@ def equivalent(a: str, b: str) -> bool:
 
 
 def warm_up(timeout: float = 60.0) -> bool:
-    """Wait until the symbolic workers (started in the background at import) are ready; ``True`` when ready.
+    """Wait until the symbolic workers (started in the background at import) are ready and their template has
+    finished warming up; ``True`` when both are.
 
-    Optional: before they are ready, a check that needs them returns ``timeout`` at its deadline.
+    Optional: before they are ready, a check that needs them returns ``timeout`` at its deadline. Without this
+    call the template warms its last families of checks while idle, in the first seconds after it is ready,
+    on this process's CPUs (a caller pinned to one CPU shares it); after it, the pool uses no CPU until a call.
     """
     return pool().warm_up(timeout)
 

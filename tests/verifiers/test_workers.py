@@ -123,6 +123,66 @@ def test_template_killed_is_restarted(private: WorkerPool) -> None:
     assert private.stats()["template_starts"] >= 2
 
 
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def test_warm_up_leaves_a_fully_warm_quiet_template_and_warm_workers() -> None:
+    p = WorkerPool(size=1, max_size=2)
+    try:
+        assert p.call("equal", EASY, GENEROUS) == ("ok", True)  # a worker forked right after "ready"
+        forks = p.stats()["forks"]
+        assert p.warm_up(GENEROUS)
+        stats = p.stats()
+        assert stats["warm"] == 1
+        if stats["forks"] == forks:  # the template warmed up on its own before warm_up asked: nothing stale
+            assert stats["idle"] >= 1
+        template = int(stats["template_pid"])
+        before = _cpu_ticks(template)
+        time.sleep(1.0)
+        # nothing left to warm: the template only waits for fork requests (a tick is 10 ms)
+        assert _cpu_ticks(template) - before <= 2
+        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
+        assert p.warm_up(GENEROUS)  # again: at once, nothing more to do
+    finally:
+        p.close()
+
+
+def test_warm_up_replaces_workers_forked_before_the_template_finished() -> None:
+    p = WorkerPool(size=1, max_size=2)
+    try:
+        # ask before the template's idle warm-up can finish: the first worker is forked right after "ready"
+        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
+        stale = p.stats()["warm"] == 0
+        assert p.warm_up(GENEROUS)
+        if stale:
+            assert p.stats()["forks"] >= 2  # the worker forked before was replaced by a warm one
+        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
+    finally:
+        p.close()
+
+
+def test_warm_up_survives_a_template_killed_while_warming() -> None:
+    p = WorkerPool(size=1, max_size=2)
+    try:
+        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
+        os.kill(int(p.stats()["template_pid"]), signal.SIGKILL)
+        assert p.warm_up(GENEROUS)
+        assert p.stats()["warm"] == 1 and p.stats()["template_starts"] >= 2
+        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
+    finally:
+        p.close()
+
+
+def test_warm_up_with_too_little_time_says_false() -> None:
+    p = WorkerPool(size=1, start=False)
+    try:
+        assert p.warm_up(0.01) is False
+    finally:
+        p.close()
+
+
 def test_past_deadline_returns_timeout_at_once(private: WorkerPool) -> None:
     start = time.monotonic()
     status, _ = private.call_until("equal", EASY, time.monotonic() - 1.0)

@@ -41,7 +41,7 @@ import time
 import weakref
 from typing import Any
 
-from verifiers.equivalence._cas_worker import FORK, PID, READY
+from verifiers.equivalence._cas_worker import FORK, PID, READY, WARM
 
 STARTUP_TIMEOUT = 60.0  # seconds the template may take to import sympy before it counts as broken
 FORK_TIMEOUT = 10.0  # seconds the template may take to answer one fork request
@@ -82,12 +82,13 @@ class _Worker:
     milliseconds a time, and Python's own socket timeouts would add a ``poll`` (another round trip) per step.
     """
 
-    __slots__ = ("last_used", "pid", "pidfd", "sock")
+    __slots__ = ("last_used", "pid", "pidfd", "sock", "warm")
 
-    def __init__(self, sock: socket.socket, pid: int) -> None:
+    def __init__(self, sock: socket.socket, pid: int, warm: bool = False) -> None:
         sock.setblocking(True)  # even under socket.setdefaulttimeout(): the kernel keeps the time
         self.sock = sock
         self.pid = pid
+        self.warm = warm  # forked after the template warmed every family
         self.last_used = time.monotonic()
         try:  # a pidfd can never signal a recycled pid; the worker is alive now (it waits for requests)
             self.pidfd: int | None = os.pidfd_open(pid)
@@ -197,8 +198,24 @@ class _Template:
             self.forget()
         return f" (code {code})" + (f": {lines[-1][:200]}" if lines else "")
 
-    def fork(self) -> _Worker:
-        """A new worker forked from the template (milliseconds); ``OSError``/``EOFError`` if it is broken."""
+    def finish_warm_up(self, timeout: float) -> None:
+        """Have the template warm every remaining family now (it otherwise does so while idle, on the caller's
+        CPUs); ``OSError``/``EOFError`` if it does not answer within ``timeout`` (it is then broken)."""
+        self.control.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(timeout))
+        try:
+            self.control.send(WARM, socket.MSG_NOSIGNAL)
+            got = self.control.recv(1)
+        except BlockingIOError as e:  # the kernel timeout: a late answer would be misread, so it is broken
+            raise EOFError(f"the symbolic worker template did not finish warming up in {timeout:.0f}s") from e
+        finally:
+            with contextlib.suppress(OSError):
+                self.control.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(FORK_TIMEOUT))
+        if got != WARM:
+            raise EOFError("symbolic worker template closed its channel")
+
+    def fork(self, warm: bool = False) -> _Worker:
+        """A new worker forked from the template (milliseconds); ``OSError``/``EOFError`` if it is broken.
+        ``warm``: the template has warmed every family."""
         self.control.send(FORK, socket.MSG_NOSIGNAL)
         msg, fds, _, _ = socket.recv_fds(self.control, PID.size, 1)
         if len(msg) != PID.size or len(fds) > 1:
@@ -207,7 +224,7 @@ class _Template:
             raise EOFError("symbolic worker template closed its channel")
         if not fds:  # the template is fine but the kernel refused a fork (process or memory limits)
             raise ForkRefused(f"the symbolic worker template could not fork (errno {PID.unpack(msg)[0]})")
-        return _Worker(socket.socket(fileno=fds[0]), PID.unpack(msg)[0])
+        return _Worker(socket.socket(fileno=fds[0]), PID.unpack(msg)[0], warm)
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -277,6 +294,10 @@ class WorkerPool:
         self._closed = False
         self._call_s: dict[int, float] = {}  # seconds in calls, by thread
         self._fork_after = 0.0  # no fork before this instant (set when the kernel refused one)
+        self._warm = False  # the template has warmed every family (see warm_up)
+        self._warm_wanted = False  # a caller waits in warm_up: the manager asks the template to finish
+        self._warming = False
+        self._warmed = threading.Event()  # set when _warm becomes true
         self._stats: dict[str, float] = {"template_starts": 0, "template_start_s": 0.0, "forks": 0,
                                          "fork_s_total": 0.0, "killed": 0, "retired": 0}
 
@@ -347,19 +368,35 @@ class WorkerPool:
         return "error", failed
 
     def warm_up(self, timeout: float = STARTUP_TIMEOUT) -> bool:
-        """Start the pool if needed and wait for a ready worker; ``False`` if none is within ``timeout``."""
-        got = self._acquire(time.monotonic() + timeout)
-        if isinstance(got, tuple):
-            return False
-        self._release(got)
-        return True
+        """Start the pool if needed and wait for a ready worker and a template that has finished warming up;
+        ``False`` if either is not there within ``timeout``.
+
+        Without this call the template warms its last families of checks while idle, in the first seconds
+        after it is ready, on the CPUs this process may use; after it, nothing of the pool runs until a call.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            got = self._acquire(deadline)
+            if isinstance(got, tuple):
+                return False
+            self._release(got)
+            with self._cond:
+                if self._warm and got.warm:
+                    return True
+                self._warm_wanted = True
+                event = self._warmed
+                self._cond.notify()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            event.wait(min(remaining, 0.25))  # a new template (after a crash) gets a new event: poll too
 
     def stats(self) -> dict[str, float]:
         """Counters: workers now (live, idle, waiting callers), the template's pid, starts and start-up
         seconds, forks and mean fork milliseconds, workers killed (overran or died) and retired (idle)."""
         with self._cond:
             s = dict(self._stats)
-            s.update(live=self._live, idle=len(self._idle), waiting=self._waiting, floor=self._floor,
+            s.update(live=self._live, idle=len(self._idle), waiting=self._waiting, floor=self._floor, warm=int(self._warm),
                      cap=self._cap, fork_ms_mean=1e3 * s["fork_s_total"] / max(1, s["forks"]),
                      template_pid=self._template.proc.pid if self._template is not None else 0)
             return s
@@ -418,10 +455,14 @@ class WorkerPool:
 
     def _release(self, worker: _Worker) -> None:
         with self._cond:
-            if self._pid != os.getpid() or self._closed:
-                worker.kill()
+            stale = self._warm and not worker.warm  # forked before the template finished warming up
+            if stale and self._pid == os.getpid() and not self._closed:
+                self._live -= 1
+                self._cond.notify()  # the manager forks a warm replacement
+            elif self._pid == os.getpid() and not self._closed:
+                self._hand_over(worker)
                 return
-            self._hand_over(worker)
+        worker.kill()
 
     def _lose(self, worker: _Worker) -> None:
         """A worker that overran or died: kill it; the manager forks a replacement."""
@@ -529,6 +570,9 @@ class WorkerPool:
         if self._live + self._forking < wanted and time.monotonic() >= self._fork_after:
             self._forking += 1
             return self._fork
+        if self._warm_wanted and not self._warm and not self._warming and not self._forking:
+            self._warming = True
+            return self._finish_warm_up
         if len(self._idle) > 0 and self._live > self._floor:
             oldest = min(self._idle, key=lambda w: w.last_used)
             if time.monotonic() - oldest.last_used > IDLE_RETIRE_S:
@@ -556,8 +600,44 @@ class WorkerPool:
                 return
             self._template = template
             self._state = "ready"
+            self._warm = False
+            self._warmed = threading.Event()
             self._stats["template_starts"] += 1
             self._stats["template_start_s"] = round(time.monotonic() - start, 3)
+            self._cond.notify()
+
+    def _finish_warm_up(self) -> None:
+        """Have the template warm every family; then replace the idle workers forked before that."""
+        template = self._template
+        try:
+            if template is None:
+                raise EOFError("no template")
+            template.finish_warm_up(STARTUP_TIMEOUT)
+        except Exception:  # noqa: BLE001 - a template that cannot answer is replaced (as in _fork)
+            with self._cond:
+                self._warming = False
+                self._drop_template(template)
+            if template is not None:
+                template.kill()
+            return
+        with self._cond:
+            self._warming = False
+            if self._template is not template:
+                return
+            self._warm = True
+            self._warmed.set()
+            stale = [w for w in self._idle if not w.warm]
+            self._idle = [w for w in self._idle if w.warm]
+            self._live -= len(stale)
+            self._cond.notify()  # the manager forks their replacements
+        for w in stale:
+            w.kill()
+
+    def _drop_template(self, template: _Template | None) -> None:
+        """Forget a template that stopped answering (lock held; the caller kills it): the manager starts a new one."""
+        if self._template is template and template is not None:
+            self._template = None
+            self._state = "cold"
             self._cond.notify()
 
     def _fork(self) -> None:
@@ -566,7 +646,9 @@ class WorkerPool:
         try:
             if template is None:
                 raise EOFError("no template")
-            worker = template.fork()
+            with self._cond:
+                warm = self._warm
+            worker = template.fork(warm)
         except ForkRefused:
             with self._cond:
                 self._forking -= 1
@@ -575,10 +657,7 @@ class WorkerPool:
         except Exception:  # noqa: BLE001 - a template that cannot answer is replaced
             with self._cond:
                 self._forking -= 1
-                if self._template is template and template is not None:
-                    self._template = None
-                    self._state = "cold"  # the manager starts a new template
-                    self._cond.notify()
+                self._drop_template(template)
             if template is not None:
                 template.kill()
             return

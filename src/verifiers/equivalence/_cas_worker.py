@@ -5,7 +5,9 @@ of a Unix socket pair as its stdin (the control channel); not meant to be run by
 sympy and Math-Verify's LaTeX parser once, runs a few checks so that sympy's lazy imports are done, then
 answers each ``FORK`` byte with a new worker: a ``fork()`` of this warm process, ready in milliseconds where a
 fresh interpreter needs about a second. The worker's end of a new socket pair goes back to the caller over the
-control channel (``SCM_RIGHTS``), with the worker's pid.
+control channel (``SCM_RIGHTS``), with the worker's pid. The template says ``READY`` after the first families of
+checks and warms the others while idle; a ``WARM`` request makes it finish them all and answer ``WARM``, so a
+caller that asked to be warm (``warm_up()``) shares no CPU with it afterwards.
 
 A worker serves JSON lines ``[name, args]`` -> ``[status, result]``
 (``verifiers.equivalence._cas.<name>(*args)``) until its socket closes. It caps its own address space, so a
@@ -30,6 +32,7 @@ from typing import Any
 
 FORK = b"F"  # control request: fork one worker
 READY = b"R"  # control reply once the template is warm
+WARM = b"W"  # control request: finish warming up every family; answered with WARM
 PID = struct.Struct("=i")  # the worker's pid, sent with its socket
 # One check per family of answers the CAS sees (polynomials, radicals, trig, exp/log, binomials, matrices,
 # equations): each loads the sympy modules and caches its family needs, once, in the template, so that a
@@ -85,6 +88,14 @@ def _fork_on_request(control: socket.socket, symbolic: Any, later: list[tuple[st
             continue
         except OSError:
             return
+        if request == WARM:
+            if later:
+                while later:
+                    _check(symbolic, *later.pop(0))
+                gc.collect()
+                gc.freeze()
+            control.sendall(WARM)
+            continue
         if request != FORK:  # b"": the caller closed the channel or died
             return
         try:
