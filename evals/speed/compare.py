@@ -51,12 +51,14 @@ def _child(which: str, data: Path, gsm8k_passes: int, math_passes: int) -> dict:
     from verifiers import math
 
     math.warm_up()
+    quiet = timing.quiet_cas_pool()  # older trees' warm_up returned before the template had finished warming up
     timing.sequential(math.score, *work["math500"], 1)
     out["math500"] = [timing.sequential(math.score, *work["math500"], 1)["verdicts_per_s"]
                       for _ in range(math_passes)]
     import verifiers
 
     out["module"] = verifiers.__file__  # type: ignore[assignment]
+    out["quiet_wait_s"] = quiet  # type: ignore[assignment]
     return out
 
 
@@ -92,6 +94,7 @@ def main() -> None:
     if any(len(s) != 2 or not Path(s[1], "verifiers").is_dir() for s in srcs):
         ap.error("--src takes LABEL=DIR, DIR holding the verifiers package")
     passes: dict[str, dict[str, list[float]]] = {label: {"gsm8k": [], "math500": []} for label, _ in srcs}
+    waits: dict[str, list[float]] = {label: [] for label, _ in srcs}
     sides = [*srcs] + ([] if args.no_math_verify else [("math_verify", None)])
     passes.update({"math_verify": {"gsm8k": [], "math500": []}} if not args.no_math_verify else {})
     started = time.time()
@@ -100,11 +103,13 @@ def main() -> None:
             got = _spawn("math_verify" if src is None else "verifiers", src, args.cpu, args)
             for name in ("gsm8k", "math500"):
                 passes[label][name].extend(got[name])
+            if "quiet_wait_s" in got:
+                waits[label].append(got["quiet_wait_s"])
             print(f"round {r + 1}/{args.rounds} {label}: gsm8k {statistics.median(got['gsm8k']):,.0f}/s, "
                   f"math500 {statistics.median(got['math500']):,.0f}/s", file=sys.stderr, flush=True)
     result: dict = {"rounds": args.rounds, "cpu": args.cpu, "loadavg_end": os.getloadavg(),
                     "seconds": round(time.time() - started, 1), "sources": dict(srcs), "median_per_s": {},
-                    "passes": passes}
+                    "passes": passes, "quiet_wait_s": waits}
     for label, by_name in passes.items():
         result["median_per_s"][label] = {name: round(statistics.median(v), 1) for name, v in by_name.items()}
     if not args.no_math_verify:

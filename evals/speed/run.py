@@ -81,6 +81,7 @@ def single_core(data: Path, gsm8k_passes: int, mv_limit: int) -> dict:
                 from verifiers import math
 
                 math.warm_up()
+                timing.quiet_cas_pool()
                 score = math.score
             passes = gsm8k_passes if name == "gsm8k" else 3
             timing.sequential(score, responses, golds, 1)  # warm caches the way a training run would

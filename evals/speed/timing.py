@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def latency_summary(seconds: Sequence[float]) -> dict:
@@ -126,3 +128,38 @@ def ratio(baseline: Callable[[int], object], candidate: Callable[[int], object],
     if statuses is not None:
         out.update(baseline_statuses=dict(counts[0]), candidate_statuses=dict(counts[1]))
     return out
+
+
+def _family_cpu_ticks(pid: int) -> int:
+    """CPU ticks (user + system) of ``pid`` and its live children, from /proc; 0 where unreadable."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
+def quiet_cas_pool(timeout: float = 20.0, still: float = 0.5) -> float:
+    """Wait until the CAS pool's template and workers use no CPU for ``still`` seconds (at most ``timeout``);
+    the seconds waited. Before 2026-11-29 ``math.warm_up()`` returned while the template still warmed up (about
+    1 s of CPU, on the caller's CPUs): a timed pass must not share its core with that, whichever tree it times."""
+    from verifiers.equivalence._cas_pool import pool
+
+    pid = int(pool().stats().get("template_pid", 0))
+    start = time.monotonic()
+    if not pid or not os.path.exists(f"/proc/{pid}"):
+        return 0.0
+    ticks = _family_cpu_ticks(pid)
+    while time.monotonic() - start < timeout:
+        time.sleep(still)
+        now = _family_cpu_ticks(pid)
+        if now == ticks:
+            break
+        ticks = now
+    return round(time.monotonic() - start - still, 2)
