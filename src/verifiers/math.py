@@ -267,7 +267,7 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
 
     found = find_answer(text, cfg.active_markers, cfg.tags, same)
     parts = format_parts(text, found, cfg.tags, cfg.part_names) if len(cfg.part_names) > 1 else None
-    gold_key, gold_answer, gold_list = _gold(gold)
+    gold_key, gold_answer, gold_list = _GOLDS.get(gold) or _gold(gold)
     if gold_answer is None:
         return rewarded(cfg, parts, False, "gold_unparseable", None,
                         f"gold {gold[:60]!r} is empty after normalization")
@@ -290,10 +290,10 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
         return rewarded(cfg, parts, False, "no_answer", None, f"{found.marker} answer is empty")
     if refusal:
         return rewarded(cfg, parts, False, "incorrect", answer, refusal)
-    numeral = _base_numeral(answer)
+    numeral = _base_numeral(answer) if "_" in answer else None  # every numeral has a "_"
     if numeral is not None and numeral[1] == 10:  # 255_{10} is 255
         answer, typed = numeral[0], parse_answer(numeral[0])
-    gold_numeral = _base_numeral(gold_key)
+    gold_numeral = _base_numeral(gold_key) if "_" in gold_key else None
     if gold_numeral is not None and gold_numeral[1] != 10 and answer in (gold_numeral[0], gold_key):
         # the digits of a numeral the question asked for in base b: 4210 answers 4210_5
         return rewarded(cfg, parts, True, "correct", answer,
@@ -322,8 +322,6 @@ _NUMERAL = re.compile(r"([0-9A-Za-z]+)_\{?(\d{1,2})\}?")
 
 def _base_numeral(text: str) -> tuple[str, int] | None:
     """The digits and base of a numeral written with its base as a subscript (``4210_5``, ``1A_{16}``), or None."""
-    if "_" not in text:  # every match of _NUMERAL contains "_"
-        return None
     m = _NUMERAL.fullmatch(text)
     if m is None or not 2 <= int(m.group(2)) <= 36:
         return None
