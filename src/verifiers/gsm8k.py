@@ -22,7 +22,6 @@ from typing import Any, ClassVar
 
 from verifiers._problem import last_boxed
 from verifiers.answers._extract import (
-    FALLBACK_MARKERS,
     HEDGE_GAP,
     Extraction,
     cut_debris,
@@ -33,15 +32,12 @@ from verifiers.answers._extract import (
 )
 from verifiers.answers._numbers import DASHES, UNIT_LETTERS, format_number, parse_number, unicode_numbers
 from verifiers.answers._qualifiers import SCALE_WORDS, multiplier_before, qualifier, trailing_qualifier
-from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, combine
+from verifiers.rewards._config import DEFAULT_MAX_CHARS, PRESETS, ScorerConfig, rewarded
 from verifiers.rewards._format_parts import format_parts
 from verifiers.rewards._inputs import Gold, gold_text, response_text, scorer_config
-from verifiers.rewards._score import Score, Status
+from verifiers.rewards._score import Score
 
 __all__ = ["Config", "equivalent", "score", "score_batch"]
-
-_SCORE_NEW = object.__new__
-
 
 @dataclass(frozen=True)
 class Config(ScorerConfig):
@@ -152,16 +148,11 @@ def _fast_path(response: str, gold: str) -> Score | None:
     key = _GOLDS.get(gold) or _gold_key(gold)
     if not key:
         return None
-    s = _SCORE_NEW(Score)  # Score(...) without the frozen-dataclass __init__: ~1 us saved per verdict
     if content != key:
-        s.__dict__.update(reward=0.0, correct=False, status="incorrect", extracted=content,
-                          parts={"correctness": 0.0}, explanation=f"#### {content} != gold {key}")
-        return s
+        return Score(0.0, False, "incorrect", content, {"correctness": 0.0}, f"#### {content} != gold {key}")
     if _may_address_grader(response) and grader_note(response) >= 0:
         return None  # the general path reports the note
-    s.__dict__.update(reward=1.0, correct=True, status="correct", extracted=content,
-                      parts={"correctness": 1.0}, explanation=f"#### {content} == gold")
-    return s
+    return Score(1.0, True, "correct", content, {"correctness": 1.0}, f"#### {content} == gold")
 
 
 def _may_address_grader(t: str) -> bool:
@@ -314,8 +305,6 @@ def _concluded(text: str, setting_removed: bool) -> str | None:
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:
-    weights: tuple[tuple[str, float], ...] = cfg.resolved_weights
-    names = frozenset(k for k, _ in weights)
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
@@ -324,36 +313,31 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]
     strict = cfg.mode == "strict"
-    markers = tuple(m for m in cfg.markers if not (strict and m in FALLBACK_MARKERS))
-    found = find_answer(text, markers, cfg.tags, _same_for_hedge)
-    parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
+    found = find_answer(text, cfg.active_markers, cfg.tags, _same_for_hedge)
+    parts = format_parts(text, found, cfg.tags, cfg.part_names) if len(cfg.part_names) > 1 else None
     gold_key = _gold_key(gold)
-
-    def done(correct: bool, status: Status, extracted: str | None, why: str) -> Score:
-        parts["correctness"] = 1.0 if correct else 0.0
-        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)
-
     if gold_key is None:
-        return done(False, "gold_unparseable", None, f"gold {gold[:60]!r} is not a number")
+        return rewarded(cfg, parts, False, "gold_unparseable", None, f"gold {gold[:60]!r} is not a number")
     if found is None or not found.text:
         why = found.refusal if found is not None and found.refusal else "no answer marker or number found"
-        return done(False, "no_answer", None, why)
+        return rewarded(cfg, parts, False, "no_answer", None, why)
     key, why, other, used = _answer_number(found, strict)
     if key is None and why == HEDGED:
-        return done(False, "incorrect", None, why)
+        return rewarded(cfg, parts, False, "incorrect", None, why)
     if key is None:
-        return done(False, "no_answer", None, why or f"{found.marker} answer {found.text[:60]!r} is not a number")
+        return rewarded(cfg, parts, False, "no_answer", None,
+                        why or f"{found.marker} answer {found.text[:60]!r} is not a number")
     refusal = found.refusal
     if refusal.startswith("qualified answer (") and used != found.text:  # read from less than the whole answer
         refusal = statement_refusal(used) if used else ""
     if refusal:
-        return done(False, "incorrect", key, refusal)
+        return rewarded(cfg, parts, False, "incorrect", key, refusal)
     if not _numbers_equal(key, gold_key, cfg.rel_tol) and (other is None
                                                            or not _numbers_equal(other, gold_key, cfg.rel_tol)):
-        return done(False, "incorrect", key, f"{found.marker} answer {key} != gold {gold_key}")
+        return rewarded(cfg, parts, False, "incorrect", key, f"{found.marker} answer {key} != gold {gold_key}")
     if note >= 0:
-        return done(False, "incorrect", key, "response addresses the grader; no credit")
-    return done(True, "correct", key, f"{found.marker} answer {key} == gold")
+        return rewarded(cfg, parts, False, "incorrect", key, "response addresses the grader; no credit")
+    return rewarded(cfg, parts, True, "correct", key, f"{found.marker} answer {key} == gold")
 
 
 def _same_for_hedge(a: str, b: str) -> bool:

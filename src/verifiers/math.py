@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from verifiers.answers._extract import (
-    FALLBACK_MARKERS,
     answer_in_statement,
     boxes,
     cut_debris,
@@ -52,10 +51,10 @@ from verifiers.equivalence._expr_eval import (
     reset_budget,
     value_key,
 )
-from verifiers.rewards._config import DEFAULT_TIMEOUT, PRESETS, ScorerConfig, combine
+from verifiers.rewards._config import DEFAULT_TIMEOUT, PRESETS, ScorerConfig, rewarded
 from verifiers.rewards._format_parts import format_parts
 from verifiers.rewards._inputs import Gold, gold_text, response_text, scorer_config
-from verifiers.rewards._score import Score, Status
+from verifiers.rewards._score import Score
 
 __all__ = ["Config", "equivalent", "score", "score_batch", "warm_up"]
 
@@ -253,7 +252,6 @@ def _conclusion(block: str) -> str:
 
 
 def _score(response: str, gold: str, cfg: Config) -> Score:
-    weights: tuple[tuple[str, float], ...] = cfg.resolved_weights
     if not isinstance(response, str) or not isinstance(gold, str):
         return Score(0.0, False, "error", None, {"correctness": 0.0},
                      f"response and gold must be str, got {type(response).__name__}/{type(gold).__name__}")
@@ -262,26 +260,20 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     note = grader_note(text)
     if note >= 0:  # the answer must come before any note to the grader
         text = text[:note]
-    markers = tuple(m for m in cfg.markers if not (cfg.mode == "strict" and m in FALLBACK_MARKERS))
     deadline = time.monotonic() + cfg.timeout  # one budget for the whole verdict
 
     def same(a: str, b: str) -> bool:
         return _same_answer(a, b, deadline)
 
-    found = find_answer(text, markers, cfg.tags, same)
-    names = frozenset(k for k, _ in weights)
-    parts = format_parts(text, found, cfg.tags, names) if len(names) > 1 else {}
-
-    def done(correct: bool, status: Status, extracted: str | None, why: str) -> Score:
-        parts["correctness"] = 1.0 if correct else 0.0
-        return Score(combine(parts, dict(weights)), correct, status, extracted, parts, why)
-
-    gold_key, gold_answer, gold_list = _gold(gold)
+    found = find_answer(text, cfg.active_markers, cfg.tags, same)
+    parts = format_parts(text, found, cfg.tags, cfg.part_names) if len(cfg.part_names) > 1 else None
+    gold_key, gold_answer, gold_list = _GOLDS.get(gold) or _gold(gold)
     if gold_answer is None:
-        return done(False, "gold_unparseable", None, f"gold {gold[:60]!r} is empty after normalization")
+        return rewarded(cfg, parts, False, "gold_unparseable", None,
+                        f"gold {gold[:60]!r} is empty after normalization")
     if found is None or not found.text:
         why = found.refusal if found is not None and found.refusal else "no answer marker found"
-        return done(False, "no_answer", None, why)
+        return rewarded(cfg, parts, False, "no_answer", None, why)
     refusal = found.refusal
     if len(found.parts) > 1 and refusal.startswith("hedged") and found.joined and _multi_valued(gold_answer):
         # several boxes for a gold with several values: together they are one answer (a set)
@@ -291,36 +283,38 @@ def _score(response: str, gold: str, cfg: Config) -> Score:
     else:
         raw = _answer_text(found.marker, found.text)
         if len(raw) > MAX_ANSWER_CHARS:  # never judge a truncated answer: "5" + 2,000 spaces + "+1" is not 5
-            return done(False, "incorrect", None, f"answer longer than {MAX_ANSWER_CHARS} characters")
+            return rewarded(cfg, parts, False, "incorrect", None, f"answer longer than {MAX_ANSWER_CHARS} characters")
         answer = normalize(raw)
         typed = parse_answer(answer) if answer else None
     if typed is None:
-        return done(False, "no_answer", None, f"{found.marker} answer is empty")
+        return rewarded(cfg, parts, False, "no_answer", None, f"{found.marker} answer is empty")
     if refusal:
-        return done(False, "incorrect", answer, refusal)
-    numeral = _base_numeral(answer)
+        return rewarded(cfg, parts, False, "incorrect", answer, refusal)
+    numeral = _base_numeral(answer) if "_" in answer else None  # every numeral has a "_"
     if numeral is not None and numeral[1] == 10:  # 255_{10} is 255
         answer, typed = numeral[0], parse_answer(numeral[0])
-    gold_numeral = _base_numeral(gold_key)
+    gold_numeral = _base_numeral(gold_key) if "_" in gold_key else None
     if gold_numeral is not None and gold_numeral[1] != 10 and answer in (gold_numeral[0], gold_key):
         # the digits of a numeral the question asked for in base b: 4210 answers 4210_5
-        return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold (base {gold_numeral[1]})")
+        return rewarded(cfg, parts, True, "correct", answer,
+                        f"{found.marker} answer {answer[:60]} == gold (base {gold_numeral[1]})")
     if typed is None:
-        return done(False, "no_answer", None, f"{found.marker} answer is empty")
+        return rewarded(cfg, parts, False, "no_answer", None, f"{found.marker} answer is empty")
     try:
         verdict = compare_answers(gold_answer, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic,
                                   graded=True)
     except SymbolicUnavailable as e:
-        return done(False, "error", answer, f"symbolic check unavailable: {e}"[:300])
+        return rewarded(cfg, parts, False, "error", answer, f"symbolic check unavailable: {e}"[:300])
     if verdict == "different" and gold_list is not None and isinstance(typed, Coll):
         verdict = compare_answers(gold_list, typed, rel_tol=cfg.rel_tol, deadline=deadline, symbolic=_symbolic)
     if verdict == "timeout":
-        return done(False, "timeout", answer, f"symbolic check exceeded {cfg.timeout:g}s")
+        return rewarded(cfg, parts, False, "timeout", answer, f"symbolic check exceeded {cfg.timeout:g}s")
     if verdict == "different":
-        return done(False, "incorrect", answer, f"{found.marker} answer {answer[:60]} != gold {gold_key[:60]}")
+        return rewarded(cfg, parts, False, "incorrect", answer,
+                        f"{found.marker} answer {answer[:60]} != gold {gold_key[:60]}")
     if note >= 0:
-        return done(False, "incorrect", answer, "response addresses the grader; no credit")
-    return done(True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
+        return rewarded(cfg, parts, False, "incorrect", answer, "response addresses the grader; no credit")
+    return rewarded(cfg, parts, True, "correct", answer, f"{found.marker} answer {answer[:60]} == gold")
 
 
 _NUMERAL = re.compile(r"([0-9A-Za-z]+)_\{?(\d{1,2})\}?")

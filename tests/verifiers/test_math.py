@@ -223,3 +223,41 @@ def test_numerals_with_a_base_subscript(response: str, gold: str, correct: bool)
 ])
 def test_markup_angle_brackets_are_not_comparisons(response: str, gold: str, correct: bool) -> None:
     assert math.score(response, gold).correct is correct
+
+
+def test_an_undefined_answer_equals_nothing_not_even_itself() -> None:
+    # the same cached parse on both sides takes compare_answers' identity shortcut: it must still refuse
+    from verifiers.answers._normalize import normalize
+    from verifiers.answers._typed import parse_answer
+    from verifiers.equivalence._compare import compare_answers
+
+    for text, verdict in (("\\frac{3}{0}", "different"), ("0^0", "different"), ("\\frac{1}{2}", "equal"),
+                          ("(1, \\frac{2}{0})", "different"), ("\\{1, 2\\}", "equal")):
+        typed = parse_answer(normalize(text))
+        assert typed is not None
+        for _ in range(2):  # the second time from the memo
+            assert compare_answers(typed, typed, rel_tol=0.0, deadline=1e18, symbolic=None) == verdict, text
+    assert math.score("\\boxed{\\frac{3}{0}}", "\\frac{3}{0}").correct is False
+
+
+def test_config_derived_fields_follow_the_weights() -> None:
+    cfg = math.Config(weights=(("correctness", 0.5), ("correctness", -1.0)), mode="strict")
+    assert dict(cfg.weight_map) == {"correctness": -1.0} and cfg.part_names == frozenset({"correctness"})
+    assert cfg.correctness_rewards == (0.0, -1.0)  # 0 + -1.0 * 0.0 is 0.0, as the weighted sum gives
+    assert cfg.active_markers == ("answer_tag", "boxed", "final_answer", "hash")  # no fallback when strict
+    assert math.score("\\boxed{5}", "5", config=cfg).reward == -1.0
+    assert math.score("\\boxed{5}", "6", config=cfg).reward == 0.0
+    assert math.Config(preset="book").part_names == frozenset({"correctness", "reasoning", "marker"})
+    assert math.Config() == math.Config(preset="accuracy") and hash(math.Config()) == hash(math.Config())
+
+
+def test_score_checks_its_status_and_gets_its_own_parts() -> None:
+    from verifiers.rewards._score import Score
+
+    a, b = Score(0.0, False, "no_answer"), Score(0.0, False, "no_answer")
+    assert a.parts == {} and a.parts is not b.parts and a.extracted is None and a.explanation == ""
+    assert Score(1.0, True, status="correct", explanation="x") == Score(1.0, True, "correct", None, {}, "x")
+    with pytest.raises(ValueError, match="unknown status"):
+        Score(0.0, False, "wrong")  # type: ignore[arg-type]
+    with pytest.raises(AttributeError):
+        a.reward = 1.0  # type: ignore[misc]

@@ -23,9 +23,8 @@ import math as _m
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from verifiers.answers._latex_expr import (
     DoubleSuperscript,
@@ -71,8 +70,7 @@ class SymbolicUnavailable(Exception):
     """Raised by a ``Symbolic`` callable when no CAS worker can run in this process."""
 
 
-@dataclass(frozen=True)
-class _Ctx:
+class _Ctx(NamedTuple):  # a tuple: built once a verdict at a third of a frozen dataclass's cost
     rel_tol: float
     deadline: float
     symbolic: Symbolic | None
@@ -89,7 +87,7 @@ def compare(gold: str, answer: str, *, rel_tol: float, deadline: float, symbolic
     ev.reset_budget()
     g, a = parse_answer(gold), parse_answer(answer)
     if gold == answer:
-        return "different" if g is not None and _undefined(g) else "equal"
+        return "different" if g is not None and _undefined_answer(g) else "equal"
     if g is None or a is None:
         return "different"
     return compare_answers(g, a, rel_tol=rel_tol, deadline=deadline, symbolic=symbolic, graded=graded)
@@ -99,6 +97,8 @@ def compare_answers(g: Answer, a: Answer, *, rel_tol: float, deadline: float, sy
                     graded: bool = False) -> Verdict:
     """`compare` for answers already parsed (``verifiers.answers._typed.parse_answer``)."""
     try:
+        if g is a:  # one parse (parses are cached): what _equal(g, g) says, without its context
+            return "different" if _undefined_answer(g) else "equal"
         return "equal" if _equal(g, a, _Ctx(rel_tol, deadline, symbolic, graded)) else "different"
     except _Timeout:
         return "timeout"
@@ -116,7 +116,7 @@ def _single(x: Answer) -> Answer:
 def _equal(g: Answer, a: Answer, c: _Ctx) -> bool:
     g, a = _single(g), _single(a)
     if g == a:  # the same answer, unless a part of it has no value: \frac{3}{0} equals nothing, itself included
-        return not _undefined(g)
+        return not _undefined_answer(g)
     if isinstance(g, Eq) or isinstance(a, Eq):
         return _equal_eq(g, a, c)
     for x, y in ((g, a), (a, g)):
@@ -818,6 +818,24 @@ def _undefined(x: object) -> bool:
     if isinstance(x, tuple):
         return any(_undefined(v) for v in x)
     return hasattr(x, "__dataclass_fields__") and any(_undefined(getattr(x, f)) for f in x.__dataclass_fields__)
+
+
+_UNDEFINED_SEEN: dict[int, tuple[Answer, bool]] = {}  # id(answer) -> (answer, _undefined(answer))
+_UNDEFINED_SEEN_MAX = 4096
+
+
+def _undefined_answer(x: Answer) -> bool:
+    """`_undefined` of a whole answer, remembered by identity: golds and parsed answers are cached objects, so
+    the same one comes back verdict after verdict, and hashing its trees (Fractions) costs more than a look-up.
+    The entry holds the answer, so its id cannot be reused while the entry exists."""
+    seen = _UNDEFINED_SEEN.get(id(x))
+    if seen is not None and seen[0] is x:
+        return seen[1]
+    out = _undefined(x)
+    if len(_UNDEFINED_SEEN) >= _UNDEFINED_SEEN_MAX:
+        _UNDEFINED_SEEN.clear()
+    _UNDEFINED_SEEN[id(x)] = (x, out)
+    return out
 
 
 def _long_decimal(t: Node, rel_tol: float) -> bool:

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
-from verifiers.answers._extract import MARKERS
+from verifiers.answers._extract import FALLBACK_MARKERS, MARKERS
 from verifiers.answers._tags import Tags
 from verifiers.errors import ConfigError, one_of
+from verifiers.rewards._score import Score, Status
 
 # Hostile-input budgets.
 DEFAULT_TIMEOUT = 1.0  # seconds for the symbolic step of one verdict
@@ -72,6 +73,17 @@ def combine(parts: Mapping[str, float], weights: Mapping[str, float]) -> float:
     return float(sum(w * float(parts.get(name, 0.0)) for name, w in weights.items()))
 
 
+def rewarded(cfg: BaseConfig, parts: dict[str, float] | None, correct: bool, status: Status, extracted: str | None,
+             why: str) -> Score:
+    """The `Score` of a verdict: ``parts`` (the format parts the weights name, or ``None`` when they name at most
+    one part, so none is computed) with ``correctness`` added, weighted by ``cfg``."""
+    if parts is None:  # correctness is the only part: its two rewards are computed once per config
+        return Score(cfg.correctness_rewards[correct], correct, status, extracted,
+                     {"correctness": 1.0 if correct else 0.0}, why)
+    parts["correctness"] = 1.0 if correct else 0.0
+    return Score(combine(parts, cfg.weight_map), correct, status, extracted, parts, why)
+
+
 def check_budgets(timeout: Any, max_chars: Any) -> None:
     """Raise `ConfigError` unless ``timeout`` is in (0, MAX_TIMEOUT] seconds and ``max_chars`` >= 16."""
     try:
@@ -101,8 +113,10 @@ def check_answer_config(cfg: ScorerConfig) -> None:
 class BaseConfig:
     """Fields every scorer's ``Config`` has (GSM8K, MATH, MBPP); each subclass sets its presets and parts.
 
-    ``resolved_weights`` is derived, not passed: the preset's weights, or ``weights`` checked against
-    ``parts``, as ``(part, weight)`` pairs.
+    Derived once, not passed (nor compared): ``resolved_weights``, the preset's weights or ``weights`` checked
+    against ``parts``, as ``(part, weight)`` pairs; ``weight_map``, the same as a mapping (a part named twice:
+    its last weight); ``part_names``, its keys; ``correctness_rewards``, the rewards of a verdict whose only part
+    is correctness, wrong and right (``combine`` of ``{"correctness": 0.0}`` and ``{"correctness": 1.0}``).
     """
 
     presets: ClassVar[Mapping[str, Mapping[str, float]]] = MappingProxyType({})
@@ -114,6 +128,9 @@ class BaseConfig:
     timeout: float = DEFAULT_TIMEOUT
     max_chars: int = DEFAULT_MAX_CHARS
     resolved_weights: tuple[tuple[str, float], ...] = field(init=False, repr=False, compare=False, default=())
+    weight_map: Mapping[str, float] = field(init=False, repr=False, compare=False, default_factory=dict)
+    part_names: frozenset[str] = field(init=False, repr=False, compare=False, default=frozenset())
+    correctness_rewards: tuple[float, float] = field(init=False, repr=False, compare=False, default=(0.0, 0.0))
 
     def __post_init__(self) -> None:
         check_budgets(self.timeout, self.max_chars)
@@ -121,19 +138,32 @@ class BaseConfig:
         if self.weights is not None:  # keep the config hashable
             object.__setattr__(self, "weights", resolved)
         object.__setattr__(self, "resolved_weights", resolved)
+        weight_map = dict(resolved)
+        object.__setattr__(self, "weight_map", MappingProxyType(weight_map))
+        object.__setattr__(self, "part_names", frozenset(weight_map))
+        object.__setattr__(self, "correctness_rewards", (combine({"correctness": 0.0}, weight_map),
+                                                         combine({"correctness": 1.0}, weight_map)))
 
 
 @dataclass(frozen=True)
 class ScorerConfig(BaseConfig):
-    """Fields the answer scorers' ``Config`` share (GSM8K, MATH); each subclass sets its defaults."""
+    """Fields the answer scorers' ``Config`` share (GSM8K, MATH); each subclass sets its defaults.
+
+    ``active_markers`` is derived: ``markers`` less the fallbacks (``last_number``, ``last_expression``) in strict
+    mode.
+    """
 
     parts: ClassVar[tuple[str, ...]] = KNOWN_PARTS
 
     markers: tuple[str, ...] = ()
     mode: Literal["flexible", "strict"] = "flexible"
     rel_tol: float = 0.0
+    active_markers: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "markers", tuple(self.markers))
         check_answer_config(self)
         super().__post_init__()
+        strict = self.mode == "strict"
+        object.__setattr__(self, "active_markers",
+                           tuple(m for m in self.markers if not (strict and m in FALLBACK_MARKERS)))
