@@ -154,3 +154,21 @@ def test_boxed_verdicts_through_the_scorer() -> None:
     assert math.score("\\boxed{5\\boxed{3}}", "5").reward == 0.0  # a box nested inside a box
     assert math.score("\\boxed{{{12}}}", "12").reward == 1.0  # braces that wrap it all
     assert math.score("\\boxed{x = \\boxed{3}}", "3").reward == 1.0  # a box after a label
+
+
+@pytest.mark.parametrize(("before", "negated"), [
+    ("The answer is not ", True),
+    ("THE ANSWER IS NOT $", True),  # upper case
+    ("so $x \\neq ", True),
+    ("so $x \\NE ", True),
+    ("so $x \\not= $", True),
+    ("so $x ≠ ", True),  # non-ASCII
+    ("it isn't equal to ", True),
+    ("it can not be ", True),
+    ("so $x = ", False),
+    ("The answer is $", False),
+    ("note that ", False),
+])
+def test_a_negated_box_is_refused(before: str, negated: bool) -> None:
+    got = find_answer(f"{before}\\boxed{{5}}", ("boxed",), Tags())
+    assert got is not None and got.refusal.startswith("negated") == negated, (before, got)

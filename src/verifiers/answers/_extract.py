@@ -68,6 +68,17 @@ class Extraction(NamedTuple):
 
 
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{|\\boxed\s+(?=\S)")
+
+
+def _braced_body(depth: int) -> str:
+    """A regex for text whose braces nest at most ``depth`` deep, an escape (``\\`` and the next character) counting
+    as no brace. Every quantifier is possessive and the alternatives start with different characters, so a
+    match reads each character once: linear."""
+    inner = "" if depth == 0 else "|\\{" + _braced_body(depth - 1) + "\\}"
+    return r"[^{}\\]*+(?:(?:\\[\s\S]" + inner + r")[^{}\\]*+)*+"
+
+
+_BALANCED = re.compile(_braced_body(3) + r"\}")  # a box's content (3 nested braces at most) and its closing brace
 _FINAL = re.compile(
     r"(?:final\s+answer|the\s+answer|answer)\s*(?:is\b\s*[:=]?|[:=])\s*", re.IGNORECASE)
 _MINUS = "[-\u2212\u2013]"
@@ -189,6 +200,19 @@ def _boxes_from(text: str, pos: int, at: int) -> tuple[list[tuple[str, int, int]
     found: list[tuple[str, int, int]] = []
     while at >= 0:
         c = text[at - 1] if at > pos else ""
+        if c == "\\" and text[at + 3:at + 6] == "ed{":  # \boxed{ (most boxes): the match of _BOX_OPEN is known
+            i = at + 6
+            close = text.find("}", i)
+            flat = text[i:close] if close >= 0 else "{"
+            if "{" in flat or "\\" in flat:  # else no brace or escape before the first "}": it closes the box
+                close = _closing_brace(text, i)
+                if close < 0:
+                    return found, True
+                flat = text[i:close]
+            found.append((flat, at - 1, close + 1))
+            pos = close + 1
+            at = text.find("box", pos)
+            continue
         if c == "\\":
             m = _BOX_OPEN.match(text, at - 1)
         elif c == "f" and at - 1 > pos and text[at - 2] == "\\":
@@ -221,20 +245,9 @@ def _boxes_from(text: str, pos: int, at: int) -> tuple[list[tuple[str, int, int]
 
 def _closing_brace(text: str, i: int) -> int:
     """Where the ``}`` that closes a brace opened just before ``i`` is, or -1; a backslash escapes the character
-    after it (``\\{``, ``\\}``, ``\\\\``). Reads ``text`` from one ``}`` to the next with substring searches: a stretch
-    without ``\\{`` that ends in a ``}`` with no backslash before it holds no escaped brace (the character before
-    ``i`` and before each stretch is a brace), so its ``{`` all count."""
-    depth = 1
-    while True:
-        j = text.find("}", i)
-        if j < 0:
-            return -1
-        if text[j - 1] == "\\" or text.find("\\{", i, j) >= 0:
-            return _closing_brace_escaped(text, i, depth)
-        depth += text.count("{", i, j) - 1
-        if depth == 0:
-            return j
-        i = j + 1
+    after it (``\\{``, ``\\}``, ``\\\\``)."""
+    m = _BALANCED.match(text, i)
+    return m.end() - 1 if m is not None else _closing_brace_escaped(text, i, 1)  # deeper, or unclosed
 
 
 def _closing_brace_escaped(text: str, i: int, depth: int) -> int:
@@ -412,10 +425,17 @@ _new_tuple = tuple.__new__
 _NEGATED = re.compile(r"(?:\bnot|n't|\\neq?|\\not\s*=|≠)\s*(?:equal\s+to\s+|be\s+)?\$*\s*\Z", re.IGNORECASE)
 
 
+# ASCII characters no match of _NEGATED ends with (before its trailing spaces and dollars), in either case
+_NO_NEGATION_LAST = frozenset(chr(c) for c in range(128)) - set("tTeEqQoO=")
+
+
 def _negated_before(text: str, at: int) -> bool:
     """Whether the 40 characters before ``at`` end in a negation (``_NEGATED``). Each of its forms holds "not",
     "n't", "\\ne" or "≠" (any case), so a window without them is ruled out by substring checks."""
-    lo = max(0, at - 40)
+    lo = at - 40 if at > 40 else 0
+    end = text[lo:at].rstrip(_BLANK_DOLLAR)
+    if end[-1:] in _NO_NEGATION_LAST:  # a match ends in "not", "n't", "\\ne", "\\neq", "=", "to", "be" or "≠"
+        return False
     low = text[lo:at].lower()
     if "n" not in low and "≠" not in low:
         return False
@@ -620,6 +640,8 @@ _EXAMPLE_ENDS = ('"', "“", "'", "`", ":", ",", ".", "example", "as", "like")
 
 _CUE_ENDS = _INSTRUCTION_ENDS + _EXAMPLE_ENDS  # at most 7 characters each
 _BLANK_DOLLAR = "".join(chr(c) for c in range(128) if chr(c).isspace()) + "$"  # ASCII whitespace (\\s) and "$"
+# ASCII characters none of _CUE_ENDS ends with, in either case (a non-ASCII one may match a letter under IGNORECASE)
+_NO_CUE_LAST = frozenset(chr(c) for c in range(128)) - {e[-1] for e in _CUE_ENDS} - {e[-1].upper() for e in _CUE_ENDS}
 
 
 _EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,]?\s*[\"“'`]?|[\"“`])\$*\s*\Z",
@@ -629,10 +651,13 @@ _EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,
 def _in_instruction(text: str, box_start: int) -> bool:
     """Whether the marker at ``box_start`` is named by an instruction ("put your final answer within \\boxed{}")
     or quoted as an example (``e.g. "#### 10"``): neither is an answer."""
-    lo = max(0, box_start - 120)
-    tail = text[lo:box_start].rstrip(_BLANK_DOLLAR)[-7:]
+    lo = box_start - 120 if box_start > 120 else 0
+    end = text[lo:box_start].rstrip(_BLANK_DOLLAR)  # a match ends in one of _CUE_ENDS, then spaces and dollars
+    if end[-1:] in _NO_CUE_LAST:
+        return False
+    tail = end[-7:]
     if tail.isascii() and not tail.lower().endswith(_CUE_ENDS):
-        return False  # an ASCII tail: a match would end in one of _CUE_ENDS, then only spaces and dollars
+        return False
     window = text[lo:box_start].lower()
     if window.isascii():  # what each match must end with, once trailing spaces and dollars are dropped
         end = window.rstrip().rstrip("$").rstrip()
