@@ -68,6 +68,17 @@ class Extraction(NamedTuple):
 
 
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{|\\boxed\s+(?=\S)")
+
+
+def _braced_body(depth: int) -> str:
+    """A regex for text whose braces nest at most ``depth`` deep, an escape (``\\`` and the next character) counting
+    as no brace. Every quantifier is possessive and the alternatives start with different characters, so a
+    match reads each character once: linear."""
+    inner = "" if depth == 0 else "|\\{" + _braced_body(depth - 1) + "\\}"
+    return r"[^{}\\]*+(?:(?:\\[\s\S]" + inner + r")[^{}\\]*+)*+"
+
+
+_BALANCED = re.compile(_braced_body(3) + r"\}")  # a box's content (3 nested braces at most) and its closing brace
 _FINAL = re.compile(
     r"(?:final\s+answer|the\s+answer|answer)\s*(?:is\b\s*[:=]?|[:=])\s*", re.IGNORECASE)
 _MINUS = "[-\u2212\u2013]"
@@ -177,63 +188,83 @@ def grader_note(text: str) -> int:
 def boxes(text: str, start: int = 0) -> tuple[list[tuple[str, int, int]], bool]:
     """All complete boxes from ``start`` as (content, start, end), and whether the *last* box opened is unclosed.
 
-    Linear in the text: each character is read once (a box's content is skipped by the next search).
+    Linear in the text: each character is read a bounded number of times (a box's content is skipped by the next
+    search).
     """
+    return _boxes_from(text, start, text.find("box", start))
+
+
+def _boxes_from(text: str, pos: int, at: int) -> tuple[list[tuple[str, int, int]], bool]:
+    """`boxes` from ``pos``, given ``at = text.find("box", pos)``: every box opens with ``\\boxed`` or ``\\fbox``,
+    so only the places of "box" are tried."""
     found: list[tuple[str, int, int]] = []
-    pos = start
-    n = len(text)
-    fbox = "\\fbox" in text
-    while True:
-        m = _next_box_open(text, pos, fbox)
+    while at >= 0:
+        c = text[at - 1] if at > pos else ""
+        if c == "\\" and text[at + 3:at + 6] == "ed{":  # \boxed{ (most boxes): the match of _BOX_OPEN is known
+            i = at + 6
+            close = text.find("}", i)
+            flat = text[i:close] if close >= 0 else "{"
+            if "{" in flat or "\\" in flat:  # else no brace or escape before the first "}": it closes the box
+                close = _closing_brace(text, i)
+                if close < 0:
+                    return found, True
+                flat = text[i:close]
+            found.append((flat, at - 1, close + 1))
+            pos = close + 1
+            at = text.find("box", pos)
+            continue
+        if c == "\\":
+            m = _BOX_OPEN.match(text, at - 1)
+        elif c == "f" and at - 1 > pos and text[at - 2] == "\\":
+            m = _BOX_OPEN.match(text, at - 2)
+        else:
+            m = None
         if m is None:
-            break
-        if not m.group().endswith("{"):  # \boxed 5: up to the next space or $
-            end = m.end()
+            at = text.find("box", at + 1)
+            continue
+        i = m.end()
+        if text[i - 1] != "{":  # \boxed 5: up to the next space or $
+            end, n = i, len(text)
             while end < n and not text[end].isspace() and text[end] != "$":
                 end += 1
-            found.append((text[m.end():end], m.start(), end))
+            found.append((text[i:end], m.start(), end))
             pos = end
-            continue
-        close = text.find("}", m.end())
-        flat = text[m.end():close] if close >= 0 else "{"
-        if "{" not in flat and "\\" not in flat:  # no brace or escape before the first "}": it closes the box
+        else:
+            close = text.find("}", i)
+            flat = text[i:close] if close >= 0 else "{"
+            if "{" in flat or "\\" in flat:  # else no brace or escape before the first "}": it closes the box
+                close = _closing_brace(text, i)
+                if close < 0:
+                    return found, True
+                flat = text[i:close]
             found.append((flat, m.start(), close + 1))
             pos = close + 1
-            continue
-        depth, i = 1, m.end()
-        while i < n:
-            c = text[i]
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif c == "\\" and i + 1 < n:
-                i += 1  # an escaped brace \{ or \} does not count
-            i += 1
-        if depth:
-            return found, True
-        found.append((text[m.end():i], m.start(), i + 1))
-        pos = i + 1
+        at = text.find("box", pos)
     return found, False
 
 
-def _next_box_open(text: str, pos: int, fbox: bool) -> re.Match[str] | None:
-    """``_BOX_OPEN.search(text, pos)``: every match starts with ``\\boxed`` or ``\\fbox`` (``fbox``: whether the text
-    holds one), so only those places are tried."""
-    while True:
-        at = text.find("\\boxed", pos)
-        if fbox:
-            other = text.find("\\fbox", pos)
-            if other >= 0 and (at < 0 or other < at):
-                at = other
-        if at < 0:
-            return None
-        m = _BOX_OPEN.match(text, at)
-        if m is not None:
-            return m
-        pos = at + 1
+def _closing_brace(text: str, i: int) -> int:
+    """Where the ``}`` that closes a brace opened just before ``i`` is, or -1; a backslash escapes the character
+    after it (``\\{``, ``\\}``, ``\\\\``)."""
+    m = _BALANCED.match(text, i)
+    return m.end() - 1 if m is not None else _closing_brace_escaped(text, i, 1)  # deeper, or unclosed
+
+
+def _closing_brace_escaped(text: str, i: int, depth: int) -> int:
+    """`_closing_brace` from ``i`` at brace depth ``depth``, one character at a time (for escaped braces)."""
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == "\\":
+            i += 1  # an escaped brace \{ or \} does not count
+        i += 1
+    return -1
 
 
 def _last_match(pattern: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str] | None:
@@ -318,18 +349,25 @@ def _commitments(text: str, start: int, markers: tuple[str, ...], tags: Tags,
                  same: Callable[[str, str], bool]) -> Extraction | None:
     """The last commitment in ``text[start:]`` (with withdrawals), else the first fallback that matches."""
     found: list[Extraction] = []
+    after = start  # where the last of their starts is
     for marker in markers:
-        if marker in FALLBACK_MARKERS or marker == "final_answer":
+        if marker == "boxed":  # the explicit markers but final_answer (read after them)
+            got = _boxed(text, start, same)
+        elif marker == "answer_tag":
+            got = _answer_tag(text, start, tags)
+        elif marker == "hash":
+            got = _hash(text, start, same)
+        else:
             continue
-        got = _explicit(text, start, marker, tags, same)
         if got is not None:
             found.append(got)
+            after = max(after, got.start)
     if "final_answer" in markers:  # a statement counts only after the other commitments' starts (_last_commitment)
-        got = _final_answer(text, max([start, *(e.start for e in found)]))
+        got = _final_answer(text, after)
         if got is not None:
             found.append(got)
     if found:
-        best = _last_commitment(found, same)
+        best = found[0] if len(found) == 1 else _last_commitment(found, same)
         return _unless_withdrawn(text, best, markers, same)
     for marker in markers:
         if marker == "last_number":
@@ -343,56 +381,61 @@ def _commitments(text: str, start: int, markers: tuple[str, ...], tags: Tags,
     return None
 
 
-def _explicit(text: str, start: int, marker: str, tags: Tags,
-              same: Callable[[str, str], bool]) -> Extraction | None:
-    """The last commitment of one explicit ``marker`` in ``text[start:]``."""
-    if marker == "answer_tag":
-        return _answer_tag(text, start, tags)
-    if marker == "boxed":
-        return _boxed(text, start, same)
-    if marker == "hash":
-        return _hash(text, start, same)
-    if marker == "final_answer":
-        return _final_answer(text, start)
-    return None
-
-
 def _boxed(text: str, start: int, same: Callable[[str, str], bool]) -> Extraction | None:
-    if "box" not in text:
+    at = text.find("box", start)  # every box opens with "\\boxed" or "\\fbox"
+    if at < 0:
         return None
-    found, unclosed = boxes(text, start)
+    found, unclosed = _boxes_from(text, start, at)
     if unclosed:
         return Extraction("", "boxed", len(text), "unclosed last \\boxed{", start=len(text))
-    found = [b for b in found if not _in_instruction(text, b[1])]
-    if not found:
-        return None
+    if len(found) == 1:
+        if _in_instruction(text, found[0][1]):
+            return None
+    else:
+        found = [b for b in found if not _in_instruction(text, b[1])]
+        if not found:
+            return None
     last = found[-1]
     if len(found) > MAX_BOXES:
         distinct = {content.strip() for content, _, _ in found}
         if len(distinct) > 1:
             return Extraction(last[0].strip(), "boxed", last[2], "flood of candidate answers", start=last[1])
         found = found[-1:]  # the same box repeated: one answer, however often
-    last = (_unwrap(last[0]), last[1], last[2])
-    found[-1] = last
-    parts, joined = _final_group(text, found, same)
-    if _BOX_OPEN.search(last[0]):  # \boxed{5\boxed{3}}: two answers in one
-        return Extraction(last[0].strip(), "boxed", last[2], "a box nested inside a box: no single answer",
-                          start=last[1])
+    content = _unwrap(last[0])
+    value = content.strip()
+    if len(found) == 1:  # `_final_group` of one box
+        parts: tuple[str, ...] = (value,)
+        joined = True
+    else:
+        found[-1] = (content, last[1], last[2])
+        parts, joined = _final_group(text, found, same)
+    if "box" in content and _BOX_OPEN.search(content):  # \boxed{5\boxed{3}}: two answers in one
+        return Extraction(value, "boxed", last[2], "a box nested inside a box: no single answer", start=last[1])
     if _negated_before(text, last[1]):  # "the answer is not \boxed{12}"
-        return Extraction(last[0].strip(), "boxed", last[2], "negated: the response denies the boxed value",
-                          start=last[1])
-    word = text_qualifier(last[0])  # the box is the answer (contract rule 1): words around it do not count
-    hedged = "hedged: several different final answers" if len(parts) > 1 else ""
-    return Extraction(last[0].strip(), "boxed", last[2], _qualified(word) or hedged, parts, joined, start=last[1])
+        return Extraction(value, "boxed", last[2], "negated: the response denies the boxed value", start=last[1])
+    word = text_qualifier(content)  # the box is the answer (contract rule 1): words around it do not count
+    refusal = _qualified(word) if word else "hedged: several different final answers" if len(parts) > 1 else ""
+    # tuple.__new__ builds the NamedTuple without its Python-level __new__ (the most common return: a box)
+    return _new_tuple(Extraction, (value, "boxed", last[2], refusal, parts, joined, last[1]))
+
+
+_new_tuple = tuple.__new__
 
 
 _NEGATED = re.compile(r"(?:\bnot|n't|\\neq?|\\not\s*=|≠)\s*(?:equal\s+to\s+|be\s+)?\$*\s*\Z", re.IGNORECASE)
 
 
+# ASCII characters no match of _NEGATED ends with (before its trailing spaces and dollars), in either case
+_NO_NEGATION_LAST = frozenset(chr(c) for c in range(128)) - set("tTeEqQoO=")
+
+
 def _negated_before(text: str, at: int) -> bool:
     """Whether the 40 characters before ``at`` end in a negation (``_NEGATED``). Each of its forms holds "not",
     "n't", "\\ne" or "≠" (any case), so a window without them is ruled out by substring checks."""
-    lo = max(0, at - 40)
+    lo = at - 40 if at > 40 else 0
+    end = text[lo:at].rstrip(_BLANK_DOLLAR)
+    if end[-1:] in _NO_NEGATION_LAST:  # a match ends in "not", "n't", "\\ne", "\\neq", "=", "to", "be" or "≠"
+        return False
     low = text[lo:at].lower()
     if "n" not in low and "≠" not in low:
         return False
@@ -407,6 +450,9 @@ _LABEL_EQ = re.compile(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
 def _unwrap(content: str) -> str:
     """A box's content without what wraps all of it: braces (``{{12}}``), a box (``\\boxed{\\boxed{12}}``), a box
     after a label (``\\boxed{x = \\boxed{3}}``)."""
+    if "box" not in content:  # no box inside (every box opens with "\\boxed" or "\\fbox"): only braces wrap it
+        inner = content.strip()
+        return _strip_braces(inner) if inner[:1] == "{" else inner
     for _ in range(8):
         inner = _strip_braces(content.strip())
         label = _LABEL_EQ.match(inner)
@@ -592,6 +638,12 @@ _INSTRUCTION_ENDS = ("in", "inside", "using", "with", "as", "a", "an", "the")
 _EXAMPLE_ENDS = ('"', "“", "'", "`", ":", ",", ".", "example", "as", "like")
 
 
+_CUE_ENDS = _INSTRUCTION_ENDS + _EXAMPLE_ENDS  # at most 7 characters each
+_BLANK_DOLLAR = "".join(chr(c) for c in range(128) if chr(c).isspace()) + "$"  # ASCII whitespace (\\s) and "$"
+# ASCII characters none of _CUE_ENDS ends with, in either case (a non-ASCII one may match a letter under IGNORECASE)
+_NO_CUE_LAST = frozenset(chr(c) for c in range(128)) - {e[-1] for e in _CUE_ENDS} - {e[-1].upper() for e in _CUE_ENDS}
+
+
 _EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,]?\s*[\"“'`]?|[\"“`])\$*\s*\Z",
                       re.IGNORECASE)
 
@@ -599,7 +651,13 @@ _EXAMPLE = re.compile(r"(?:(?:\be\.g\.|\bfor\s+example|\bsuch\s+as|\blike)\s*[:,
 def _in_instruction(text: str, box_start: int) -> bool:
     """Whether the marker at ``box_start`` is named by an instruction ("put your final answer within \\boxed{}")
     or quoted as an example (``e.g. "#### 10"``): neither is an answer."""
-    lo = max(0, box_start - 120)
+    lo = box_start - 120 if box_start > 120 else 0
+    end = text[lo:box_start].rstrip(_BLANK_DOLLAR)  # a match ends in one of _CUE_ENDS, then spaces and dollars
+    if end[-1:] in _NO_CUE_LAST:
+        return False
+    tail = end[-7:]
+    if tail.isascii() and not tail.lower().endswith(_CUE_ENDS):
+        return False
     window = text[lo:box_start].lower()
     if window.isascii():  # what each match must end with, once trailing spaces and dollars are dropped
         end = window.rstrip().rstrip("$").rstrip()

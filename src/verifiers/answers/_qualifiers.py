@@ -49,7 +49,9 @@ _TEXT_ARG = re.compile(r"\\(?:text|mbox|textbf|textrm|mathrm|textit)\s*\{([^{}]*
 
 def text_qualifier(math: str) -> str:
     """A qualifier inside the ``\\text{...}`` parts of a math answer (``5 \\text{ or more}``), or ``""``."""
-    if "\\" not in math or not _TEXT_ARG.sub("", math).strip(" ${}"):
+    if "\\" not in math or ("\\text" not in math and "\\mbox" not in math and "\\mathrm" not in math):
+        return ""  # no \\text{} part: every match of _TEXT_ARG holds one of these
+    if not _TEXT_ARG.sub("", math).strip(" ${}"):
         return ""  # all text: a word answer (\\text{neither}), not a qualified value
     return next((q for q in (qualifier(t) for t in _TEXT_ARG.findall(math)) if q), "")
 
