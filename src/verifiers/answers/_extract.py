@@ -154,12 +154,45 @@ _NOTE_KEYWORDS: dict[str, tuple[str, tuple[_NoteRule, ...]]] = {
 }
 
 
+def may_address_grader(low: str) -> bool:
+    """Whether the lower-cased ``low`` holds one of ``NOTE_STEMS`` other than "answer" (unrolled for the hot path):
+    ``False`` means a note needs "answer". A stem's rare letter ("j" in "judge", "k" in "mark", "v" in "verif"
+    and "evaluat") is one character search that rules out the longer substring search: every occurrence of
+    the stem contains it."""
+    return ("grad" in low or "solution" in low or "credit" in low or "instruct" in low or ("j" in low and "judge" in low)
+            or ("k" in low and "mark" in low) or ("v" in low and ("verif" in low or "evaluat" in low)))
+
+
+def _lowered(text: str) -> tuple[str, int]:
+    """``text.lower()`` and where "answer" first occurs in it (-1: nowhere), computed once per text object: a
+    verdict reads the same response lower-cased in several places (`grader_note`, `_answer_field`,
+    `_final_search_start`)."""
+    seen = _LOWERED[0]
+    if seen[0] is text:
+        return seen[1], seen[2]
+    low = text.lower()
+    answer = low.find("answer")
+    _LOWERED[0] = (text, low, answer)  # one store: another thread sees the old entry or the new one
+    return low, answer
+
+
+# The last text `_lowered` lowered, with its results. Keyed by identity: strings are immutable and the entry keeps
+# the object alive, so ``seen[0] is text`` proves the results; another thread replacing it only costs a recompute.
+_LOWERED: list[tuple[str, str, int]] = [("", "", -1)]
+
+
+def _answer_at(text: str, pos: int) -> int:
+    """``text.lower().find("answer", pos)`` (the first search is shared by the verdict)."""
+    low, first = _lowered(text)
+    return first if first < 0 or first >= pos else low.find("answer", pos)
+
+
 def grader_note(text: str) -> int:
     """Where a note to the grader (or a claim about the reference answer) starts in ``text``; -1 if none."""
-    low = text.lower()
-    stems = [stem for stem in NOTE_STEMS if stem in low]
-    if not stems:
+    low, answer = _lowered(text)
+    if answer < 0 and not may_address_grader(low):
         return -1
+    stems = [stem for stem in NOTE_STEMS if stem in low]
     first = -1
     for word, (stem, rules) in _NOTE_KEYWORDS.items():
         if stem not in stems:
@@ -890,7 +923,7 @@ _FIELD = re.compile(r"""(["'])(?:final[_ ]?)?answer\1\s*:\s*(?:"((?:[^"\\\n]|\\.
 def _answer_field(text: str, pos: int) -> Extraction | None:
     """The last JSON (or Python-dict) answer field from ``pos``: its value is a commitment like a box."""
     if text.isascii():  # a match is a quote, at most "final_" and "answer": start the search just before it
-        at = text.lower().find("answer", pos)
+        at = _answer_at(text, pos)
         if at < 0:
             return None
         pos = max(pos, at - len('"final_'))
@@ -979,7 +1012,7 @@ def _final_search_start(text: str, pos: int) -> int:
     Only for ASCII text: ``IGNORECASE`` also folds some non-ASCII letters to ASCII ones (ſ, ı, İ)."""
     if not text.isascii():
         return pos
-    at = text.lower().find("answer", pos)
+    at = _answer_at(text, pos)
     if at < 0:
         return len(text)
     while at > pos and text[at - 1].isspace():
