@@ -659,28 +659,73 @@ def mask_non_answers(text: str) -> str:
     """``text`` with what states no answer blanked out, same length: struck-through spans (markdown ``~~x~~``,
     HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``, Unicode combining strokes U+0335/U+0336: a struck
     value is withdrawn) and answer markers quoted as format examples (``e.g. "#### 10"``)."""
-    if text is _unmasked[0]:
+    seen, state = _MASKED[0]
+    if seen is text and state == _FIXED:
         return text  # the same object was just found to hold nothing to blank (a scorer masks twice)
-    strike = _may_strike(text)
+    # Blanking only turns characters into spaces, and every strike marker is free of spaces: the output of a text
+    # without one has none either.
+    strike = not (seen is text and state == _NO_STRIKE) and _may_strike(text)
+    blanked = False
     if strike:
-        text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
-    if ('"' in text or "“" in text or "`" in text) and ("####" in text or "box" in text):
-        text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
-    elif not strike:
-        _unmasked[0] = text
+        text, n = _STRUCK.subn(lambda m: " " * len(m.group()), text)
+        blanked = n > 0
+    if ('"' in text or "“" in text or "`" in text) and ("#" in text or "\\" in text):  # "####", "\\boxed"
+        masked = _blank_quoted_markers(text)
+        blanked = blanked or masked is not text
+        text = masked
+    _MASKED[0] = (text, _FIXED if not blanked else _NO_STRIKE if not strike else 0)
     return text
 
 
-# The last text `mask_non_answers` left as it was. Strings are immutable and the reference keeps the object
-# alive, so ``text is _unmasked[0]`` proves the result; another thread replacing it only costs a recheck.
-_unmasked: list[str] = [""]
+# The last text `mask_non_answers` returned, and what is known of it: _FIXED, nothing was blanked (masking it
+# again changes nothing); _NO_STRIKE, it holds no strike marker (quoted markers may still be blanked: blanking
+# one can join a quote to a later marker). Strings are immutable and the entry keeps the object alive, so
+# ``text is seen`` proves the state; another thread replacing it (one store) only costs a recheck.
+_FIXED, _NO_STRIKE = 2, 1
+_MASKED: list[tuple[str, int]] = [("", _FIXED)]
+
+
+def _blank_quoted_markers(text: str) -> str:
+    """``_QUOTED_MARKER.sub`` blanking each match, with the pattern tried only where a match can start: every match
+    is a quote character, whitespace and dollars, then "####" or "\\boxed"; so each place is found by walking back
+    from a marker over whitespace and dollars (the runs walked are disjoint: linear), and the places are tried
+    left to right, skipping those inside an earlier match, as ``sub`` does."""
+    starts: list[int] = []
+    for marker in ("####", "\\boxed"):
+        at = text.find(marker)
+        while at >= 0:
+            p = at
+            while p > 0 and (text[p - 1] == "$" or text[p - 1].isspace()):  # ``\s`` is ``str.isspace``
+                p -= 1
+            if p > 0 and text[p - 1] in _OPENING_QUOTES:
+                starts.append(p - 1)
+            at = text.find(marker, at + 1)
+    if not starts:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for i in sorted(starts):
+        if i < done:
+            continue
+        m = _QUOTED_MARKER.match(text, i)
+        if m is not None:
+            pieces += (text[done:i], " " * (m.end() - i))
+            done = m.end()
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+_OPENING_QUOTES = ('"', "\u201c", "`")  # the first character class of _QUOTED_MARKER
 
 
 def _may_strike(text: str) -> bool:
-    """Cheap prefilter: ``False`` means ``text`` has no struck-through span (each kind has a fixed marker)."""
+    """Cheap prefilter: ``False`` means ``text`` has no struck-through span (each kind has a fixed marker; "\\sout"
+    and "\\st" both hold "\\s", rarer than either in math text)."""
     return (("~" in text and "~~" in text) or "\u0336" in text or "\u0335" in text
             or ("<" in text and ("<s>" in text or "<del>" in text or "<strike>" in text))
-            or ("\\" in text and ("\\sout" in text or "\\st" in text or "cancel" in text)))
+            or ("\\" in text and (("\\s" in text and ("\\sout" in text or "\\st" in text)) or "cancel" in text)))
 
 
 def _cut_off_thinking(text: str, tags: Tags) -> bool:
