@@ -209,3 +209,11 @@ def test_masking_again_can_blank_a_marker_the_first_blanking_exposed() -> None:
     once = mask_non_answers(text)
     assert once == '"' + " " * 7 + '####2"'
     assert mask_non_answers(once) == " " * len(text)
+
+
+def test_the_unrolled_cue_prefilters_let_every_cue_word_through() -> None:
+    for word in _extract._STRONG_WORDS:
+        assert _extract._may_correct(f"so {word} it"), word
+    assert _extract._may_correct("that is not right") and not _extract._may_correct("so it is 12.")
+    for word in _extract._DOUBT_WORDS:  # a doubt alone keeps the answer; with a verdict it withdraws it
+        assert not gsm8k.score(f"The answer is 12.\n\n{word.capitalize()}, that is wrong.", "12").correct, word

@@ -530,7 +530,9 @@ _STRONG_WORDS = ("wait", "oops", "scratch", "thought", "made", "wrong", "incorre
 
 def _may_correct(low: str) -> bool:
     """Cheap prefilter on lower-cased ASCII text: ``False`` means ``_STRONG`` has no match in it."""
-    return any(w in low for w in _STRONG_WORDS) or ("not" in low and ("right" in low or "correct" in low))
+    return ("wait" in low or "oops" in low or "scratch" in low or "thought" in low or "made" in low or "wrong" in low
+            or "incorrect" in low or "correction" in low or "actually" in low  # _STRONG_WORDS, unrolled
+            or ("not" in low and ("right" in low or "correct" in low)))
 _VERDICT = re.compile(
     r"\b(?:can'?t|cannot|couldn'?t)\s+be\s+(?:right|correct)|\b(?:doesn'?t|does\s+not|don'?t)\s+(?:seem|look)\s+"
     r"(?:right|correct)|\bnot\s+(?:right|correct)\b|\b(?:wrong|incorrect|mistake|error)\b|\boff\s+by\s+(?:one|\d+)"
@@ -567,7 +569,8 @@ def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
     ascii_tail = tail.isascii()  # then a cue's keyword must be in ``low`` (IGNORECASE folds some non-ASCII letters)
     strong = _STRONG.search(tail) if not ascii_tail or _may_correct(low) else None
     doubt = _DOUBT.search(tail) if denied is None and strong is None and (
-        not ascii_tail or any(w in low for w in _DOUBT_WORDS)) else None
+        not ascii_tail or "wait" in low or "hmm" in low or "hold" in low or "hang" in low or "actually" in low
+        or "but" in low) else None  # _DOUBT_WORDS, unrolled
     if denied is None and strong is None and doubt is None:
         return best
     cue = min((m for m in (denied, strong, doubt) if m is not None), key=lambda m: m.start())
