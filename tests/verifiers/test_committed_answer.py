@@ -9,12 +9,15 @@ rules are checked as rules, not as the strings written next to the code.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from verifiers import gsm8k, math
+from verifiers.answers import _extract
+from verifiers.answers._extract import mask_non_answers
 
 values = st.integers(min_value=-10**6, max_value=10**6)
 pairs = st.tuples(values, values).filter(lambda p: p[0] != p[1])
@@ -177,3 +180,40 @@ def test_what_qualifies_a_stated_gsm8k_answer(response: str, gold: str, correct:
 
 def test_an_exponent_is_not_the_last_number() -> None:
     assert not math.score("so we get $0.69x^2-1.43x+1.39=0$ and then 0.69x^2", "2").correct
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+def _reference_mask(text: str) -> str:
+    """`mask_non_answers` as its two patterns define it, with no prefilter."""
+    return _extract._QUOTED_MARKER.sub(_blank, _extract._STRUCK.sub(_blank, text))
+
+
+MASK_PIECES = ['"', "\u201c", "`", "\u201d", " ", "  ", "\n", "\t", "\u2003", "$", "$$", "####", "#### 10", "#",
+               "\\boxed{5}", "\\boxed {", "\\", "e.g.", "x", "~~3~~", "~", "\\sout{4}", "\\st{", "<s>2</s>", "<", "}",
+               "\\cancel{7}", "1\u0336"]
+
+
+@given(st.lists(st.sampled_from(MASK_PIECES), max_size=16).map("".join))
+def test_masking_blanks_what_its_patterns_match_also_when_masking_again(text: str) -> None:
+    once = mask_non_answers(text)
+    assert once == _reference_mask(text)
+    assert mask_non_answers(once) == _reference_mask(_reference_mask(text))  # the scorers mask twice
+    assert mask_non_answers(text) == once
+
+
+def test_masking_again_can_blank_a_marker_the_first_blanking_exposed() -> None:
+    text = '""####1"####2"'  # blanking the first quoted marker joins the first quote to the second marker
+    once = mask_non_answers(text)
+    assert once == '"' + " " * 7 + '####2"'
+    assert mask_non_answers(once) == " " * len(text)
+
+
+def test_the_unrolled_cue_prefilters_let_every_cue_word_through() -> None:
+    for word in _extract._STRONG_WORDS:
+        assert _extract._may_correct(f"so {word} it"), word
+    assert _extract._may_correct("that is not right") and not _extract._may_correct("so it is 12.")
+    for word in _extract._DOUBT_WORDS:  # a doubt alone keeps the answer; with a verdict it withdraws it
+        assert not gsm8k.score(f"The answer is 12.\n\n{word.capitalize()}, that is wrong.", "12").correct, word

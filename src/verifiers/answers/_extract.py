@@ -165,12 +165,45 @@ _NOTE_KEYWORDS: dict[str, tuple[str, tuple[_NoteRule, ...]]] = {
 }
 
 
+def may_address_grader(low: str) -> bool:
+    """Whether the lower-cased ``low`` holds one of ``NOTE_STEMS`` other than "answer" (unrolled for the hot path):
+    ``False`` means a note needs "answer". A stem's rare letter ("j" in "judge", "k" in "mark", "v" in "verif"
+    and "evaluat") is one character search that rules out the longer substring search: every occurrence of
+    the stem contains it."""
+    return ("grad" in low or "solution" in low or "credit" in low or "instruct" in low or ("j" in low and "judge" in low)
+            or ("k" in low and "mark" in low) or ("v" in low and ("verif" in low or "evaluat" in low)))
+
+
+def _lowered(text: str) -> tuple[str, int]:
+    """``text.lower()`` and where "answer" first occurs in it (-1: nowhere), computed once per text object: a
+    verdict reads the same response lower-cased in several places (`grader_note`, `_answer_field`,
+    `_final_search_start`)."""
+    seen = _LOWERED[0]
+    if seen[0] is text:
+        return seen[1], seen[2]
+    low = text.lower()
+    answer = low.find("answer")
+    _LOWERED[0] = (text, low, answer)  # one store: another thread sees the old entry or the new one
+    return low, answer
+
+
+# The last text `_lowered` lowered, with its results. Keyed by identity: strings are immutable and the entry keeps
+# the object alive, so ``seen[0] is text`` proves the results; another thread replacing it only costs a recompute.
+_LOWERED: list[tuple[str, str, int]] = [("", "", -1)]
+
+
+def _answer_at(text: str, pos: int) -> int:
+    """``text.lower().find("answer", pos)`` (the first search is shared by the verdict)."""
+    low, first = _lowered(text)
+    return first if first < 0 or first >= pos else low.find("answer", pos)
+
+
 def grader_note(text: str) -> int:
     """Where a note to the grader (or a claim about the reference answer) starts in ``text``; -1 if none."""
-    low = text.lower()
-    stems = [stem for stem in NOTE_STEMS if stem in low]
-    if not stems:
+    low, answer = _lowered(text)
+    if answer < 0 and not may_address_grader(low):
         return -1
+    stems = [stem for stem in NOTE_STEMS if stem in low]
     first = -1
     for word, (stem, rules) in _NOTE_KEYWORDS.items():
         if stem not in stems:
@@ -543,7 +576,9 @@ _STRONG_WORDS = ("wait", "oops", "scratch", "thought", "made", "wrong", "incorre
 
 def _may_correct(low: str) -> bool:
     """Cheap prefilter on lower-cased ASCII text: ``False`` means ``_STRONG`` has no match in it."""
-    return any(w in low for w in _STRONG_WORDS) or ("not" in low and ("right" in low or "correct" in low))
+    return ("wait" in low or "oops" in low or "scratch" in low or "thought" in low or "made" in low or "wrong" in low
+            or "incorrect" in low or "correction" in low or "actually" in low  # _STRONG_WORDS, unrolled
+            or ("not" in low and ("right" in low or "correct" in low)))
 _VERDICT = re.compile(
     r"\b(?:can'?t|cannot|couldn'?t)\s+be\s+(?:right|correct)|\b(?:doesn'?t|does\s+not|don'?t)\s+(?:seem|look)\s+"
     r"(?:right|correct)|\bnot\s+(?:right|correct)\b|\b(?:wrong|incorrect|mistake|error)\b|\boff\s+by\s+(?:one|\d+)"
@@ -580,7 +615,8 @@ def _unless_withdrawn(text: str, best: Extraction, markers: tuple[str, ...],
     ascii_tail = tail.isascii()  # then a cue's keyword must be in ``low`` (IGNORECASE folds some non-ASCII letters)
     strong = _STRONG.search(tail) if not ascii_tail or _may_correct(low) else None
     doubt = _DOUBT.search(tail) if denied is None and strong is None and (
-        not ascii_tail or any(w in low for w in _DOUBT_WORDS)) else None
+        not ascii_tail or "wait" in low or "hmm" in low or "hold" in low or "hang" in low or "actually" in low
+        or "but" in low) else None  # _DOUBT_WORDS, unrolled
     if denied is None and strong is None and doubt is None:
         return best
     cue = min((m for m in (denied, strong, doubt) if m is not None), key=lambda m: m.start())
@@ -684,28 +720,73 @@ def mask_non_answers(text: str) -> str:
     """``text`` with what states no answer blanked out, same length: struck-through spans (markdown ``~~x~~``,
     HTML ``<s>``/``<del>``, LaTeX ``\\sout{}``/``\\cancel{}``, Unicode combining strokes U+0335/U+0336: a struck
     value is withdrawn) and answer markers quoted as format examples (``e.g. "#### 10"``)."""
-    if text is _unmasked[0]:
+    seen, state = _MASKED[0]
+    if seen is text and state == _FIXED:
         return text  # the same object was just found to hold nothing to blank (a scorer masks twice)
-    strike = _may_strike(text)
+    # Blanking only turns characters into spaces, and every strike marker is free of spaces: the output of a text
+    # without one has none either.
+    strike = not (seen is text and state == _NO_STRIKE) and _may_strike(text)
+    blanked = False
     if strike:
-        text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
-    if ('"' in text or "“" in text or "`" in text) and ("####" in text or "box" in text):
-        text = _QUOTED_MARKER.sub(lambda m: " " * len(m.group()), text)
-    elif not strike:
-        _unmasked[0] = text
+        text, n = _STRUCK.subn(lambda m: " " * len(m.group()), text)
+        blanked = n > 0
+    if ('"' in text or "“" in text or "`" in text) and ("#" in text or "\\" in text):  # "####", "\\boxed"
+        masked = _blank_quoted_markers(text)
+        blanked = blanked or masked is not text
+        text = masked
+    _MASKED[0] = (text, _FIXED if not blanked else _NO_STRIKE if not strike else 0)
     return text
 
 
-# The last text `mask_non_answers` left as it was. Strings are immutable and the reference keeps the object
-# alive, so ``text is _unmasked[0]`` proves the result; another thread replacing it only costs a recheck.
-_unmasked: list[str] = [""]
+# The last text `mask_non_answers` returned, and what is known of it: _FIXED, nothing was blanked (masking it
+# again changes nothing); _NO_STRIKE, it holds no strike marker (quoted markers may still be blanked: blanking
+# one can join a quote to a later marker). Strings are immutable and the entry keeps the object alive, so
+# ``text is seen`` proves the state; another thread replacing it (one store) only costs a recheck.
+_FIXED, _NO_STRIKE = 2, 1
+_MASKED: list[tuple[str, int]] = [("", _FIXED)]
+
+
+def _blank_quoted_markers(text: str) -> str:
+    """``_QUOTED_MARKER.sub`` blanking each match, with the pattern tried only where a match can start: every match
+    is a quote character, whitespace and dollars, then "####" or "\\boxed"; so each place is found by walking back
+    from a marker over whitespace and dollars (the runs walked are disjoint: linear), and the places are tried
+    left to right, skipping those inside an earlier match, as ``sub`` does."""
+    starts: list[int] = []
+    for marker in ("####", "\\boxed"):
+        at = text.find(marker)
+        while at >= 0:
+            p = at
+            while p > 0 and (text[p - 1] == "$" or text[p - 1].isspace()):  # ``\s`` is ``str.isspace``
+                p -= 1
+            if p > 0 and text[p - 1] in _OPENING_QUOTES:
+                starts.append(p - 1)
+            at = text.find(marker, at + 1)
+    if not starts:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for i in sorted(starts):
+        if i < done:
+            continue
+        m = _QUOTED_MARKER.match(text, i)
+        if m is not None:
+            pieces += (text[done:i], " " * (m.end() - i))
+            done = m.end()
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+_OPENING_QUOTES = ('"', "\u201c", "`")  # the first character class of _QUOTED_MARKER
 
 
 def _may_strike(text: str) -> bool:
-    """Cheap prefilter: ``False`` means ``text`` has no struck-through span (each kind has a fixed marker)."""
+    """Cheap prefilter: ``False`` means ``text`` has no struck-through span (each kind has a fixed marker; "\\sout"
+    and "\\st" both hold "\\s", rarer than either in math text)."""
     return (("~" in text and "~~" in text) or "\u0336" in text or "\u0335" in text
             or ("<" in text and ("<s>" in text or "<del>" in text or "<strike>" in text))
-            or ("\\" in text and ("\\sout" in text or "\\st" in text or "cancel" in text)))
+            or ("\\" in text and (("\\s" in text and ("\\sout" in text or "\\st" in text)) or "cancel" in text)))
 
 
 def _cut_off_thinking(text: str, tags: Tags) -> bool:
@@ -948,7 +1029,7 @@ _FIELD = re.compile(r"""(["'])(?:final[_ ]?)?answer\1\s*:\s*(?:"((?:[^"\\\n]|\\.
 def _answer_field(text: str, pos: int) -> Extraction | None:
     """The last JSON (or Python-dict) answer field from ``pos``: its value is a commitment like a box."""
     if text.isascii():  # a match is a quote, at most "final_" and "answer": start the search just before it
-        at = text.lower().find("answer", pos)
+        at = _answer_at(text, pos)
         if at < 0:
             return None
         pos = max(pos, at - len('"final_'))
@@ -1037,7 +1118,7 @@ def _final_search_start(text: str, pos: int) -> int:
     Only for ASCII text: ``IGNORECASE`` also folds some non-ASCII letters to ASCII ones (ſ, ı, İ)."""
     if not text.isascii():
         return pos
-    at = text.lower().find("answer", pos)
+    at = _answer_at(text, pos)
     if at < 0:
         return len(text)
     while at > pos and text[at - 1].isspace():
