@@ -315,6 +315,15 @@ def build(rows: int, seed: int) -> list[dict]:
     return out
 
 
+def write_rows(rows: list[dict], out: Path) -> None:
+    """Write ``rows`` as JSON lines to ``out`` and print how many of each kind and label."""
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[f"{r['kind']}/{r['label']}"] = counts.get(f"{r['kind']}/{r['label']}", 0) + 1
+    print(f"wrote {len(rows)} rows to {out}: {json.dumps(counts, sort_keys=True)}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=int, default=450)
@@ -322,11 +331,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "cas_bound.jsonl")
     args = ap.parse_args()
     rows = build(args.rows, args.seed)
-    args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[f"{r['kind']}/{r['label']}"] = counts.get(f"{r['kind']}/{r['label']}", 0) + 1
-    print(f"wrote {len(rows)} rows to {args.out}: {json.dumps(counts, sort_keys=True)}")
+    write_rows(rows, args.out)
     return 0
 
 

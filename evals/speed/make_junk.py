@@ -33,8 +33,11 @@ import json
 import os
 import random
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
+
+from make_cas_bound import write_rows  # run from evals/speed (its directory is on sys.path)
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = Path(os.environ.get("VERIFIERS_DATA_DIR", HERE.parents[2] / "shared" / "data"))
@@ -287,6 +290,9 @@ PROSE = ["Therefore the answer is", "So we get", "Hence", "The final answer is",
 
 
 def main() -> int:
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # sympy's results (which label checks pass, so which draws are kept) follow string hashing: fix it
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", type=int, default=300)
     ap.add_argument("--seed", type=int, default=24)
@@ -294,11 +300,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "junk.jsonl")
     args = ap.parse_args()
     rows = build(args.rows, args.seed, args.data)
-    args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[f"{r['kind']}/{r['label']}"] = counts.get(f"{r['kind']}/{r['label']}", 0) + 1
-    print(f"wrote {len(rows)} rows to {args.out}: {json.dumps(counts, sort_keys=True)}")
+    write_rows(rows, args.out)
     return 0
 
 

@@ -131,13 +131,13 @@ def _cpu_ticks(pid: int) -> int:
 def test_warm_up_leaves_a_fully_warm_quiet_template_and_warm_workers() -> None:
     p = WorkerPool(size=1, max_size=2)
     try:
-        assert p.call("equal", EASY, GENEROUS) == ("ok", True)  # a worker forked right after "ready"
+        # a worker forked before warm_up asked the template to finish warming up: stale, to be replaced
+        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
         forks = p.stats()["forks"]
         assert p.warm_up(GENEROUS)
         stats = p.stats()
-        assert stats["warm"] == 1
-        if stats["forks"] == forks:  # the template warmed up on its own before warm_up asked: nothing stale
-            assert stats["idle"] >= 1
+        assert stats["warm"] == 1 and stats["idle"] >= 1
+        assert stats["forks"] > forks  # the stale worker was replaced by a warm fork
         template = int(stats["template_pid"])
         before = _cpu_ticks(template)
         time.sleep(1.0)
@@ -145,20 +145,6 @@ def test_warm_up_leaves_a_fully_warm_quiet_template_and_warm_workers() -> None:
         assert _cpu_ticks(template) - before <= 2
         assert p.call("equal", EASY, GENEROUS) == ("ok", True)
         assert p.warm_up(GENEROUS)  # again: at once, nothing more to do
-    finally:
-        p.close()
-
-
-def test_warm_up_replaces_workers_forked_before_the_template_finished() -> None:
-    p = WorkerPool(size=1, max_size=2)
-    try:
-        # ask before the template's idle warm-up can finish: the first worker is forked right after "ready"
-        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
-        stale = p.stats()["warm"] == 0
-        assert p.warm_up(GENEROUS)
-        if stale:
-            assert p.stats()["forks"] >= 2  # the worker forked before was replaced by a warm one
-        assert p.call("equal", EASY, GENEROUS) == ("ok", True)
     finally:
         p.close()
 

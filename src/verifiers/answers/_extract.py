@@ -235,14 +235,10 @@ def _boxes_from(text: str, pos: int, at: int) -> tuple[list[tuple[str, int, int]
         c = text[at - 1] if at > pos else ""
         if c == "\\" and text[at + 3:at + 6] == "ed{":  # \boxed{ (most boxes): the match of _BOX_OPEN is known
             i = at + 6
-            close = text.find("}", i)
-            flat = text[i:close] if close >= 0 else "{"
-            if "{" in flat or "\\" in flat:  # else no brace or escape before the first "}": it closes the box
-                close = _closing_brace(text, i)
-                if close < 0:
-                    return found, True
-                flat = text[i:close]
-            found.append((flat, at - 1, close + 1))
+            close = _box_close(text, i)
+            if close < 0:
+                return found, True
+            found.append((text[i:close], at - 1, close + 1))
             pos = close + 1
             at = text.find("box", pos)
             continue
@@ -263,17 +259,23 @@ def _boxes_from(text: str, pos: int, at: int) -> tuple[list[tuple[str, int, int]
             found.append((text[i:end], m.start(), end))
             pos = end
         else:
-            close = text.find("}", i)
-            flat = text[i:close] if close >= 0 else "{"
-            if "{" in flat or "\\" in flat:  # else no brace or escape before the first "}": it closes the box
-                close = _closing_brace(text, i)
-                if close < 0:
-                    return found, True
-                flat = text[i:close]
-            found.append((flat, m.start(), close + 1))
+            close = _box_close(text, i)
+            if close < 0:
+                return found, True
+            found.append((text[i:close], m.start(), close + 1))
             pos = close + 1
         at = text.find("box", pos)
     return found, False
+
+
+def _box_close(text: str, i: int) -> int:
+    """Where the ``}`` closing a box whose content starts at ``i`` is, or -1 (unclosed)."""
+    close = text.find("}", i)
+    if close < 0:
+        return -1
+    flat = text[i:close]
+    # no brace or escape before the first "}": it closes the box
+    return _closing_brace(text, i) if "{" in flat or "\\" in flat else close
 
 
 def _closing_brace(text: str, i: int) -> int:
